@@ -1,0 +1,39 @@
+# Encore — the two commands of the README are `make run` and `make test`.
+SHELL := /bin/bash
+UV_VERSION := 0.13.8
+export UV_PYTHON_DOWNLOADS := never
+export UV_LINK_MODE := copy
+UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
+PY := $(CURDIR)/.venv/bin/python
+MANAGE := cd src && $(PY) manage.py
+
+.PHONY: run test install lint bench migrate demo serve clean
+
+$(CURDIR)/.tools/bin/uv:
+	python3 -m venv $(CURDIR)/.tools
+	$(CURDIR)/.tools/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+install: $(if $(findstring .tools,$(UV)),$(CURDIR)/.tools/bin/uv)
+	$(UV) sync --frozen --quiet
+
+## Serve the API with a worker and the beat scheduler on embedded defaults, demo data loaded.
+run: install
+	@bash scripts/run.sh
+
+## The whole suite: PostgreSQL when DATABASE_URL is set, else SQLite.
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy src bench
+
+bench: install
+	$(PY) -m bench
+
+migrate: install
+	$(MANAGE) migrate --noinput
+
+clean:
+	rm -rf var .tools .venv

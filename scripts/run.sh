@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Start Encore: migrate, load the demo, then API + Celery worker + beat until Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="$PWD/.venv/bin/python"
+HOST="${ENCORE_HOST:-127.0.0.1}"
+PORT="${ENCORE_PORT:-8000}"
+mkdir -p var/log
+cd src
+"$PY" manage.py migrate --noinput >/dev/null
+"$PY" manage.py load_demo
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+"$PY" -m celery -A encore worker --loglevel=INFO --concurrency=2 --pool=threads >../var/log/worker.log 2>&1 &
+pids+=($!)
+"$PY" -m celery -A encore beat --loglevel=INFO --schedule=../var/celerybeat-schedule >../var/log/beat.log 2>&1 &
+pids+=($!)
+echo
+echo "Encore is running:"
+echo "  API       http://$HOST:$PORT/api"
+echo "  API docs  http://$HOST:$PORT/api/docs"
+echo "  Admin     http://$HOST:$PORT/admin"
+echo "  Worker and beat logs in var/log/. Press Ctrl-C to stop."
+echo
+"$PY" manage.py runserver "$HOST:$PORT" --noreload

@@ -1,0 +1,3 @@
+"""Controllers of the accounts app, registered by encore.api."""
+
+CONTROLLERS: list[type] = []

@@ -1,0 +1,69 @@
+"""One error family for the whole project.
+
+Every domain error carries a stable snake_case `code`, an HTTP status and optional
+structured `extra` fields; one handler in `common.api` turns them into the JSON error
+shape of api.md (`{"detail", "code", ...extra}`).
+"""
+
+from typing import Any
+
+
+class EncoreError(Exception):
+    status_code = 400
+    default_code = "bad_request"
+    default_detail = "The request could not be processed."
+
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        code: str | None = None,
+        extra: dict[str, Any] | None = None,
+        status_code: int | None = None,
+    ) -> None:
+        self.detail = detail or self.default_detail
+        self.code = code or self.default_code
+        self.extra = extra or {}
+        if status_code is not None:
+            self.status_code = status_code
+        super().__init__(self.detail)
+
+    def payload(self) -> dict[str, Any]:
+        return {"detail": self.detail, "code": self.code, **self.extra}
+
+
+class InvalidInput(EncoreError):
+    """Field validation failed; `errors` maps field names to messages."""
+
+    default_code = "invalid"
+    default_detail = "Invalid input."
+
+    def __init__(self, errors: dict[str, list[str]], detail: str | None = None) -> None:
+        super().__init__(detail, extra={"errors": errors})
+
+
+class NotFound(EncoreError):
+    status_code = 404
+    default_code = "not_found"
+    default_detail = "Not found."
+
+
+class PermissionDenied(EncoreError):
+    status_code = 403
+    default_code = "permission_denied"
+    default_detail = "You do not have permission to perform this action."
+
+
+class Conflict(EncoreError):
+    status_code = 409
+    default_code = "conflict"
+    default_detail = "The request conflicts with the current state."
+
+
+class Busy(EncoreError):
+    """A row lock could not be taken in time: the client should retry shortly."""
+
+    status_code = 503
+    default_code = "busy"
+    default_detail = "The server is busy with this resource; please retry shortly."
+    retry_after_seconds = 2

@@ -1,0 +1,94 @@
+"""Project-wide pytest fixtures: settings for tests, an API client, marker handling."""
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+from ninja_jwt.tokens import RefreshToken
+
+from accounts.models import User
+from accounts.tests.factories import make_user
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that need PostgreSQL are skipped on SQLite, with the reason (never on the PG run)."""
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (row locks, concurrent connections); set DATABASE_URL")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings: Any) -> None:
+    settings.THROTTLE_ENABLED = False
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from encore.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+
+
+class ApiClient:
+    """A thin JSON client for `/api`, optionally authenticated with a real JWT."""
+
+    def __init__(self, user: User | None = None) -> None:
+        self.client = Client()
+        self.user = user
+        self.headers: dict[str, str] = {}
+        if user is not None:
+            token = RefreshToken.for_user(user)
+            self.headers["Authorization"] = f"Bearer {token.access_token}"
+
+    def _call(self, method: str, path: str, data: Any = None, **params: Any) -> Any:
+        url = path if path.startswith("/api") else f"/api{path}"
+        kwargs: dict[str, Any] = {"headers": self.headers}
+        if method == "get":
+            return self.client.get(url, data=data or params or None, **kwargs)
+        body = json.dumps(data) if data is not None else ""
+        return getattr(self.client, method)(url, data=body, content_type="application/json", **kwargs)
+
+    def get(self, path: str, data: Any = None, **params: Any) -> Any:
+        return self._call("get", path, data, **params)
+
+    def post(self, path: str, data: Any = None) -> Any:
+        return self._call("post", path, data)
+
+    def patch(self, path: str, data: Any = None) -> Any:
+        return self._call("patch", path, data)
+
+    def put(self, path: str, data: Any = None) -> Any:
+        return self._call("put", path, data)
+
+    def delete(self, path: str, data: Any = None) -> Any:
+        return self._call("delete", path, data)
+
+
+@pytest.fixture
+def api() -> Callable[[User | None], ApiClient]:
+    """`api(user)` → a client authenticated as `user`; `api(None)` → anonymous."""
+    return ApiClient
+
+
+@pytest.fixture
+def user(db: None) -> User:
+    return make_user()
+
+
+@pytest.fixture
+def is_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """On the CI PostgreSQL run, refuse to silently fall back to SQLite."""
+    import os
+
+    if os.environ.get("REQUIRE_POSTGRES") and not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        raise pytest.UsageError("REQUIRE_POSTGRES is set but DATABASE_URL does not point at PostgreSQL")

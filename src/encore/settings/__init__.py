@@ -1,0 +1,11 @@
+"""Encore settings: every value comes from the environment, with a safe default.
+
+Split by integration (see style.md): `base` for Django itself, then one module per
+integration. Nothing here reads a secret from the repository.
+"""
+
+from .base import *  # noqa: F403
+from .database import *  # noqa: F403
+from .celery import *  # noqa: F403
+from .api import *  # noqa: F403
+from .email import *  # noqa: F403

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.http import HttpRequest, JsonResponse
+from django.urls import path
+
+from encore.api import api
+
+
+def health(_request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+    path("health", health),
+]

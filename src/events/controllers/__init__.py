@@ -1,0 +1,3 @@
+"""Controllers of the events app, registered by encore.api."""
+
+CONTROLLERS: list[type] = []

@@ -1,0 +1,35 @@
+from events.models.event import Event
+from events.models.event_series import EventSeries, EventSeriesFollow
+from events.models.invitation import Invitation
+from events.models.organization import (
+    Blacklist,
+    Organization,
+    OrganizationFollow,
+    OrganizationMember,
+    OrganizationMembershipRequest,
+    OrganizationStaff,
+    StaffPermission,
+)
+from events.models.rsvp import EventRSVP
+from events.models.ticket import Ticket, TicketTier
+from events.models.venue import Venue
+from events.models.waitlist import EventWaitList
+
+__all__ = [
+    "Blacklist",
+    "Event",
+    "EventRSVP",
+    "EventSeries",
+    "EventSeriesFollow",
+    "EventWaitList",
+    "Invitation",
+    "Organization",
+    "OrganizationFollow",
+    "OrganizationMember",
+    "OrganizationMembershipRequest",
+    "OrganizationStaff",
+    "StaffPermission",
+    "Ticket",
+    "TicketTier",
+    "Venue",
+]

@@ -1,0 +1,157 @@
+"""Who may see and manage what. Every admin route goes through `access_*` here.
+
+Visibility (domain.md): anonymous users see public/unlisted events that are open,
+closed or cancelled; drafts and staff-only events only staff and the owner; private
+events those invited or attending; members-only events active/paused members;
+blacklisted users see nothing of that organisation; templates never appear on public
+routes. A non-public organisation shows its events to staff and members only.
+"""
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from common.errors import NotFound, PermissionDenied
+from events.models import (
+    Blacklist,
+    Event,
+    EventRSVP,
+    Invitation,
+    Organization,
+    OrganizationMember,
+    OrganizationStaff,
+    Ticket,
+)
+
+AnyUser = Any  # accounts.User or AnonymousUser
+
+VISIBLE_STATUSES = (Event.Status.OPEN, Event.Status.CLOSED, Event.Status.CANCELLED)
+LIVE_MEMBER_STATUSES = (OrganizationMember.Status.ACTIVE, OrganizationMember.Status.PAUSED)
+
+
+def is_authenticated(user: AnyUser) -> bool:
+    return user is not None and not isinstance(user, AnonymousUser) and bool(user.is_authenticated)
+
+
+def staff_organizations(user: AnyUser) -> QuerySet[Organization]:
+    """Organisations where the user is owner or staff."""
+    if not is_authenticated(user):
+        return Organization.objects.none()
+    staff = OrganizationStaff.objects.filter(organization=OuterRef("pk"), user=user)
+    return Organization.objects.filter(Q(owner=user) | Q(Exists(staff)))
+
+
+def blacklisted_organizations(user: AnyUser) -> QuerySet[Organization]:
+    if not is_authenticated(user):
+        return Organization.objects.none()
+    entries = Blacklist.objects.filter(organization=OuterRef("pk")).filter(
+        Q(user=user) | Q(email__iexact=user.email)
+    )
+    return Organization.objects.filter(Exists(entries))
+
+
+def member_organizations(user: AnyUser) -> QuerySet[Organization]:
+    if not is_authenticated(user):
+        return Organization.objects.none()
+    members = OrganizationMember.objects.filter(
+        organization=OuterRef("pk"), user=user, status__in=LIVE_MEMBER_STATUSES
+    )
+    return Organization.objects.filter(Exists(members))
+
+
+def visible_organizations(user: AnyUser) -> QuerySet[Organization]:
+    public = Q(visibility=Organization.Visibility.PUBLIC)
+    if not is_authenticated(user):
+        return Organization.objects.filter(public)
+    return Organization.objects.filter(
+        public | Q(pk__in=staff_organizations(user)) | Q(pk__in=member_organizations(user))
+    ).exclude(pk__in=blacklisted_organizations(user).exclude(pk__in=staff_organizations(user)))
+
+
+def visible_events(user: AnyUser) -> QuerySet[Event]:
+    """Every non-template event the user may see (unlisted ones included)."""
+    events = Event.objects.filter(is_template=False)
+    shown = Q(status__in=VISIBLE_STATUSES)
+    if not is_authenticated(user):
+        return events.filter(
+            shown,
+            visibility__in=[Event.Visibility.PUBLIC, Event.Visibility.UNLISTED],
+            organization__visibility=Organization.Visibility.PUBLIC,
+        )
+    staff_of = Q(organization__in=staff_organizations(user))
+    member_of = Q(organization__in=member_organizations(user))
+    invited = Exists(Invitation.objects.filter(event=OuterRef("pk"), user=user))
+    attending = Exists(
+        Ticket.objects.filter(event=OuterRef("pk"), user=user).exclude(status=Ticket.Status.CANCELLED)
+    ) | Exists(EventRSVP.objects.filter(event=OuterRef("pk"), user=user, status=EventRSVP.Status.YES))
+    org_open = Q(organization__visibility=Organization.Visibility.PUBLIC) | member_of
+    by_visibility = (
+        Q(visibility__in=[Event.Visibility.PUBLIC, Event.Visibility.UNLISTED])
+        | (Q(visibility=Event.Visibility.PRIVATE) & (Q(invited) | Q(attending)))
+        | (Q(visibility=Event.Visibility.MEMBERS_ONLY) & member_of)
+    )
+    return events.filter(staff_of | (shown & org_open & by_visibility & ~Q(organization__in=blacklisted_organizations(user))))
+
+
+def has_org_permission(user: AnyUser, organization: Organization, permission: str) -> bool:
+    """Owner: everything; staff: their permission map; anyone else: nothing."""
+    if not is_authenticated(user):
+        return False
+    if organization.owner_id == user.pk:
+        return True
+    staff = OrganizationStaff.objects.filter(organization=organization, user=user).first()
+    return staff is not None and staff.has_permission(permission)
+
+
+def is_org_staff(user: AnyUser, organization: Organization) -> bool:
+    if not is_authenticated(user):
+        return False
+    if organization.owner_id == user.pk:
+        return True
+    return OrganizationStaff.objects.filter(organization=organization, user=user).exists()
+
+
+def _can_see_event_for_admin(user: AnyUser, event: Event) -> bool:
+    """Templates are visible to their organisation's staff on admin routes."""
+    if is_org_staff(user, event.organization):
+        return True
+    return visible_events(user).filter(pk=event.pk).exists()
+
+
+def access_event_admin(user: AnyUser, event_id: uuid.UUID, permission: str) -> Event:
+    """Fetch an event for an admin route: 404 if the caller cannot see it, 403 without the permission."""
+    event = Event.objects.select_related("organization", "venue").filter(pk=event_id).first()
+    if event is None or not _can_see_event_for_admin(user, event):
+        raise NotFound("Event not found.")
+    if not has_org_permission(user, event.organization, permission):
+        raise PermissionDenied()
+    return event
+
+
+def access_organization_admin(user: AnyUser, slug: str, permission: str) -> Organization:
+    """Fetch an organisation for an admin route: 404 if invisible, 403 without the permission."""
+    organization = Organization.objects.filter(slug=slug).first()
+    if organization is None or not visible_organizations(user).filter(pk=organization.pk).exists():
+        raise NotFound("Organization not found.")
+    if not has_org_permission(user, organization, permission):
+        raise PermissionDenied()
+    return organization
+
+
+def access_owner(user: AnyUser, slug: str) -> Organization:
+    """Only the owner may manage staff."""
+    organization = Organization.objects.filter(slug=slug).first()
+    if organization is None or not visible_organizations(user).filter(pk=organization.pk).exists():
+        raise NotFound("Organization not found.")
+    if not is_authenticated(user) or organization.owner_id != user.pk:
+        raise PermissionDenied("Only the owner can do this.")
+    return organization
+
+
+def get_visible_event(user: AnyUser, event_id: uuid.UUID) -> Event:
+    event = visible_events(user).select_related("organization", "venue").filter(pk=event_id).first()
+    if event is None:
+        raise NotFound("Event not found.")
+    return event
