@@ -6,8 +6,8 @@ from common.api import install_error_handlers
 
 
 def build_api() -> NinjaExtraAPI:
-    from accounts.controllers import CONTROLLERS as ACCOUNT_CONTROLLERS
-    from events.controllers import CONTROLLERS as EVENT_CONTROLLERS
+    from accounts import controllers as account_controllers
+    from events import controllers as event_controllers
 
     api = NinjaExtraAPI(
         title="Encore API",
@@ -18,7 +18,7 @@ def build_api() -> NinjaExtraAPI:
         openapi_url="/openapi.json",
     )
     install_error_handlers(api)
-    api.register_controllers(*ACCOUNT_CONTROLLERS, *EVENT_CONTROLLERS)
+    api.register_controllers(*account_controllers.all_controllers(), *event_controllers.all_controllers())
     return api
 
 

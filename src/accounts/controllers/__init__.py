@@ -1,3 +1,9 @@
-"""Controllers of the accounts app, registered by encore.api."""
+"""Controllers of this app; each module declares its own `CONTROLLERS` list."""
 
-CONTROLLERS: list[type] = []
+
+def all_controllers() -> list[type]:
+    import sys
+
+    from common.discovery import collect_controllers
+
+    return collect_controllers(sys.modules[__name__])
