@@ -18,7 +18,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests that need PostgreSQL are skipped on SQLite, with the reason (never on the PG run)."""
     if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         return
-    skip = pytest.mark.skip(reason="needs PostgreSQL (row locks, concurrent connections); set DATABASE_URL")
+    skip = pytest.mark.skip(
+        reason="needs PostgreSQL (row locks, concurrent connections); set DATABASE_URL"
+    )
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
@@ -52,7 +54,9 @@ class ApiClient:
         if method == "get":
             return self.client.get(url, data=data or params or None, **kwargs)
         body = json.dumps(data) if data is not None else ""
-        return getattr(self.client, method)(url, data=body, content_type="application/json", **kwargs)
+        return getattr(self.client, method)(
+            url, data=body, content_type="application/json", **kwargs
+        )
 
     def get(self, path: str, data: Any = None, **params: Any) -> Any:
         return self._call("get", path, data, **params)
@@ -90,5 +94,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     """On the CI PostgreSQL run, refuse to silently fall back to SQLite."""
     import os
 
-    if os.environ.get("REQUIRE_POSTGRES") and not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
-        raise pytest.UsageError("REQUIRE_POSTGRES is set but DATABASE_URL does not point at PostgreSQL")
+    if os.environ.get("REQUIRE_POSTGRES") and not settings.DATABASES["default"]["ENGINE"].endswith(
+        "postgresql"
+    ):
+        raise pytest.UsageError(
+            "REQUIRE_POSTGRES is set but DATABASE_URL does not point at PostgreSQL"
+        )

@@ -11,7 +11,13 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ["email", "first_name", "last_name", "preferred_name"]
     fieldsets = (
         (None, {"fields": ("email", "password")}),
-        ("Profile", {"fields": ("first_name", "last_name", "preferred_name", "language", "timezone")}),
-        ("Access", {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")}),
+        (
+            "Profile",
+            {"fields": ("first_name", "last_name", "preferred_name", "language", "timezone")},
+        ),
+        (
+            "Access",
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)

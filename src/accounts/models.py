@@ -35,10 +35,12 @@ class User(TimeStampedModel, AbstractBaseUser, PermissionsMixin):
     language = models.CharField(max_length=8, default="en")
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     is_active = models.BooleanField(default=True)
-    is_staff = models.BooleanField(default=False, help_text="Platform operator: may use the Django admin.")
+    is_staff = models.BooleanField(
+        default=False, help_text="Platform operator: may use the Django admin."
+    )
     date_joined = models.DateTimeField(default=django_timezone.now)
 
-    objects = UserManager()
+    objects = UserManager()  # type: ignore[misc]
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"

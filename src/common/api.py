@@ -17,7 +17,6 @@ from ninja import Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja_extra import NinjaExtraAPI
-from ninja_extra import exceptions as extra_exceptions
 from ninja_extra.pagination import PageNumberPaginationExtra
 from ninja_extra.throttling import UserRateThrottle
 from ninja_jwt.exceptions import AuthenticationFailed, InvalidToken
@@ -56,77 +55,106 @@ class WriteThrottle(UserRateThrottle):
 
 def _validation_messages(error: DjangoValidationError) -> dict[str, list[str]]:
     if hasattr(error, "error_dict"):
-        return {field: [str(m) for e in errs for m in e.messages] for field, errs in error.error_dict.items()}
+        return {
+            field: [str(m) for e in errs for m in e.messages]
+            for field, errs in error.error_dict.items()
+        }
     return {"non_field_errors": [str(m) for m in error.messages]}
 
 
 def _schema_messages(error: NinjaValidationError) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for item in error.errors:
-        loc = [str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path", "payload")]
+        loc = [
+            str(part)
+            for part in item.get("loc", ())
+            if part not in ("body", "query", "path", "payload")
+        ]
         field = ".".join(loc) or "non_field_errors"
         out.setdefault(field, []).append(str(item.get("msg", "invalid")))
     return out
 
 
-def install_error_handlers(api: NinjaExtraAPI) -> None:
-    """Register the handlers that produce api.md's `{"detail", "code", ...}` bodies."""
+def _respond(
+    api: NinjaExtraAPI,
+    request: HttpRequest,
+    body: dict[str, Any],
+    status: int,
+    retry_after: int | None = None,
+) -> HttpResponse:
+    response = api.create_response(request, body, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
-    def respond(request: HttpRequest, body: dict[str, Any], status: int, **headers: str) -> HttpResponse:
-        response = api.create_response(request, body, status=status)
-        for name, value in headers.items():
-            response[name.replace("_", "-")] = value
-        return response
 
-    @api.exception_handler(EncoreError)
-    def encore_error(request: HttpRequest, exc: EncoreError) -> HttpResponse:
-        if isinstance(exc, Busy):
-            return respond(request, exc.payload(), exc.status_code, Retry_After=str(exc.retry_after_seconds))
-        return respond(request, exc.payload(), exc.status_code)
-
-    @api.exception_handler(DjangoValidationError)
-    def django_validation(request: HttpRequest, exc: DjangoValidationError) -> HttpResponse:
-        body = {"detail": "Invalid input.", "code": "invalid", "errors": _validation_messages(exc)}
-        return respond(request, body, 400)
-
-    @api.exception_handler(NinjaValidationError)
-    def schema_validation(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-        body = {"detail": "Invalid request.", "code": "invalid", "errors": _schema_messages(exc)}
-        return respond(request, body, 422)
-
-    @api.exception_handler(AuthenticationError)
-    def unauthenticated(request: HttpRequest, exc: Exception) -> HttpResponse:
-        return respond(request, {"detail": "Authentication required.", "code": "not_authenticated"}, 401)
-
-    @api.exception_handler(InvalidToken)
-    @api.exception_handler(AuthenticationFailed)
-    def bad_token(request: HttpRequest, exc: Exception) -> HttpResponse:
-        return respond(request, {"detail": "Invalid or expired token.", "code": "token_not_valid"}, 401)
-
-    @api.exception_handler(extra_exceptions.Throttled)
-    def throttled(request: HttpRequest, exc: extra_exceptions.Throttled) -> HttpResponse:
-        wait = int(exc.wait or 1) if hasattr(exc, "wait") else 1
-        body = {"detail": "Too many requests.", "code": "throttled"}
-        return respond(request, body, 429, Retry_After=str(max(wait, 1)))
-
-    @api.exception_handler(extra_exceptions.APIException)
-    def extra_error(request: HttpRequest, exc: extra_exceptions.APIException) -> HttpResponse:
+def _error_body(exc: Exception) -> tuple[dict[str, Any], int, int | None]:
+    """(body, status, Retry-After) for every exception the API maps; re-raises the rest."""
+    if isinstance(exc, EncoreError):
+        retry = exc.retry_after_seconds if isinstance(exc, Busy) else None
+        return exc.payload(), exc.status_code, retry
+    if isinstance(exc, DjangoValidationError | NinjaValidationError):
+        return _validation_body(exc)
+    if isinstance(exc, AuthenticationError):
+        return {"detail": "Authentication required.", "code": "not_authenticated"}, 401, None
+    if isinstance(exc, InvalidToken | AuthenticationFailed):
+        return {"detail": "Invalid or expired token.", "code": "token_not_valid"}, 401, None
+    if isinstance(exc, Http404 | ObjectDoesNotExist):
+        return {"detail": "Not found.", "code": "not_found"}, 404, None
+    if isinstance(exc, HttpError):  # ninja and ninja-extra errors, throttling included
         status = int(exc.status_code)
-        code = {401: "not_authenticated", 403: "permission_denied", 404: "not_found"}.get(status, "error")
-        return respond(request, {"detail": str(exc.detail), "code": code}, status)
+        retry = max(int(getattr(exc, "wait", None) or 1), 1) if status == 429 else None
+        return {"detail": str(exc), "code": _STATUS_CODES.get(status, "error")}, status, retry
+    if isinstance(exc, OperationalError) and is_lock_timeout(exc):
+        busy = Busy()
+        return busy.payload(), busy.status_code, busy.retry_after_seconds
+    raise exc
 
-    @api.exception_handler(Http404)
-    @api.exception_handler(ObjectDoesNotExist)
-    def not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
-        return respond(request, {"detail": "Not found.", "code": "not_found"}, 404)
 
-    @api.exception_handler(HttpError)
-    def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-        return respond(request, {"detail": str(exc), "code": "error"}, exc.status_code)
+def _validation_body(
+    exc: DjangoValidationError | NinjaValidationError,
+) -> tuple[dict[str, Any], int, None]:
+    """Model/field validation → 400; request-schema violations → 422; one shape for both."""
+    if isinstance(exc, DjangoValidationError):
+        return (
+            {"detail": "Invalid input.", "code": "invalid", "errors": _validation_messages(exc)},
+            400,
+            None,
+        )
+    return (
+        {"detail": "Invalid request.", "code": "invalid", "errors": _schema_messages(exc)},
+        422,
+        None,
+    )
 
-    @api.exception_handler(OperationalError)
-    def database_busy(request: HttpRequest, exc: OperationalError) -> HttpResponse:
-        if is_lock_timeout(exc):
-            busy = Busy()
-            return respond(request, busy.payload(), 503, Retry_After=str(busy.retry_after_seconds))
-        raise exc
+
+_STATUS_CODES = {
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    429: "throttled",
+}
+
+MAPPED_EXCEPTIONS: tuple[type[Exception], ...] = (
+    EncoreError,
+    DjangoValidationError,
+    NinjaValidationError,
+    AuthenticationError,
+    InvalidToken,
+    AuthenticationFailed,
+    Http404,
+    ObjectDoesNotExist,
+    HttpError,
+    OperationalError,
+)
+
+
+def install_error_handlers(api: NinjaExtraAPI) -> None:
+    """Route every mapped exception through `_error_body` to api.md's error shape."""
+
+    def handle(request: HttpRequest, exc: Any) -> HttpResponse:
+        body, status, retry_after = _error_body(exc)
+        return _respond(api, request, body, status, retry_after)
+
+    for exc_class in MAPPED_EXCEPTIONS:
+        api.add_exception_handler(exc_class, handle)

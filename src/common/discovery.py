@@ -11,7 +11,9 @@ from types import ModuleType
 
 def collect_controllers(package: ModuleType) -> list[type]:
     found: list[type] = []
-    for info in sorted(pkgutil.walk_packages(package.__path__, package.__name__ + "."), key=lambda i: i.name):
+    for info in sorted(
+        pkgutil.walk_packages(package.__path__, package.__name__ + "."), key=lambda i: i.name
+    ):
         module = importlib.import_module(info.name)
         for controller in getattr(module, "CONTROLLERS", ()):
             if controller not in found:

@@ -18,7 +18,9 @@ def build_api() -> NinjaExtraAPI:
         openapi_url="/openapi.json",
     )
     install_error_handlers(api)
-    api.register_controllers(*account_controllers.all_controllers(), *event_controllers.all_controllers())
+    api.register_controllers(
+        *account_controllers.all_controllers(), *event_controllers.all_controllers()
+    )
     return api
 
 

@@ -23,7 +23,10 @@ class EligibilityRefused(EncoreError):
 
 
 def _jsonable(body: dict[str, Any]) -> dict[str, Any]:
-    return {k: (v.isoformat() if hasattr(v, "isoformat") else str(v) if k == "event_id" else v) for k, v in body.items()}
+    return {
+        k: (v.isoformat() if hasattr(v, "isoformat") else str(v) if k == "event_id" else v)
+        for k, v in body.items()
+    }
 
 
 def capacity_refusal(

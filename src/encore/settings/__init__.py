@@ -4,8 +4,8 @@ Split by integration (see style.md): `base` for Django itself, then one module p
 integration. Nothing here reads a secret from the repository.
 """
 
-from .base import *  # noqa: F403
-from .database import *  # noqa: F403
-from .celery import *  # noqa: F403
 from .api import *  # noqa: F403
+from .base import *  # noqa: F403
+from .celery import *  # noqa: F403
+from .database import *  # noqa: F403
 from .email import *  # noqa: F403

@@ -45,9 +45,15 @@ class Event(TimeStampedModel):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=220)
     description = models.TextField(blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True)
-    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
-    event_type = models.CharField(max_length=16, choices=EventType.choices, default=EventType.PUBLIC)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    event_type = models.CharField(
+        max_length=16, choices=EventType.choices, default=EventType.PUBLIC
+    )
     start = models.DateTimeField(db_index=True)
     end = models.DateTimeField(blank=True)
     timezone = models.CharField(max_length=64, blank=True, validators=[validate_timezone])
@@ -57,7 +63,9 @@ class Event(TimeStampedModel):
     max_tickets_per_user = models.PositiveIntegerField(null=True, blank=True)
     requires_ticket = models.BooleanField(default=False)
     max_attendees = models.PositiveIntegerField(default=0, help_text="0 = no cap.")
-    venue = models.ForeignKey(Venue, on_delete=models.SET_NULL, null=True, blank=True, related_name="events")
+    venue = models.ForeignKey(
+        Venue, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
+    )
     attendee_count = models.PositiveIntegerField(default=0, editable=False)
     visibility_settings = models.JSONField(default=default_visibility_settings, blank=True)
 
@@ -84,7 +92,9 @@ class Event(TimeStampedModel):
                 condition=models.Q(is_template=False) | models.Q(status="draft"),
                 name="event_template_is_draft",
             ),
-            models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="event_end_after_start"),
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")), name="event_end_after_start"
+            ),
         ]
         indexes = [models.Index(fields=["status", "start"], name="event_status_start")]
 
@@ -141,7 +151,11 @@ class Event(TimeStampedModel):
     def _clean_schedule(self, errors: dict[str, list[str]]) -> None:
         if self.start and self.end and self.end < self.start:
             errors.setdefault("end", []).append("The end must not be before the start.")
-        if self.check_in_starts_at and self.check_in_ends_at and self.check_in_ends_at < self.check_in_starts_at:
+        if (
+            self.check_in_starts_at
+            and self.check_in_ends_at
+            and self.check_in_ends_at < self.check_in_starts_at
+        ):
             errors.setdefault("check_in_ends_at", []).append("Check-in must end after it starts.")
         if self.is_template and self.status != self.Status.DRAFT:
             errors.setdefault("status", []).append("A series template is always a draft.")

@@ -30,7 +30,9 @@ class EventSeriesFollow(TimeStampedModel):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="series_follows"
     )
-    event_series = models.ForeignKey(EventSeries, on_delete=models.CASCADE, related_name="followers")
+    event_series = models.ForeignKey(
+        EventSeries, on_delete=models.CASCADE, related_name="followers"
+    )
     notify_new_events = models.BooleanField(default=True)
     is_archived = models.BooleanField(default=False)
 

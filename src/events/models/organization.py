@@ -63,7 +63,9 @@ class Organization(TimeStampedModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_organizations"
     )
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
-    visibility = models.CharField(max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC)
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
     accept_membership_requests = models.BooleanField(default=False)
 
     class Meta:
@@ -82,14 +84,18 @@ class OrganizationStaff(TimeStampedModel):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["organization", "user"], name="unique_organization_staff")
+            models.UniqueConstraint(
+                fields=["organization", "user"], name="unique_organization_staff"
+            )
         ]
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.organization}"
 
     def has_permission(self, permission: str) -> bool:
-        return bool(self.permissions.get(permission, STAFF_DEFAULT_PERMISSIONS.get(permission, False)))
+        return bool(
+            self.permissions.get(permission, STAFF_DEFAULT_PERMISSIONS.get(permission, False))
+        )
 
 
 class OrganizationMember(TimeStampedModel):
@@ -107,7 +113,9 @@ class OrganizationMember(TimeStampedModel):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["organization", "user"], name="unique_organization_member")
+            models.UniqueConstraint(
+                fields=["organization", "user"], name="unique_organization_member"
+            )
         ]
 
     def __str__(self) -> str:
@@ -149,20 +157,26 @@ class OrganizationFollow(TimeStampedModel):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organization_follows"
     )
-    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="followers")
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="followers"
+    )
     notify_new_events = models.BooleanField(default=True)
     is_archived = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "organization"], name="unique_organization_follow")
+            models.UniqueConstraint(
+                fields=["user", "organization"], name="unique_organization_follow"
+            )
         ]
 
 
 class Blacklist(TimeStampedModel):
     """A hard match by user or e-mail (case-insensitive) shuts a person out of the organisation."""
 
-    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="blacklist")
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="blacklist"
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )

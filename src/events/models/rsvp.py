@@ -12,7 +12,9 @@ class EventRSVP(TimeStampedModel):
         MAYBE = "maybe"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rsvps")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rsvps")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rsvps"
+    )
     status = models.CharField(max_length=8, choices=Status.choices)
 
     class Meta:

@@ -21,11 +21,18 @@ class TicketTier(TimeStampedModel):
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True)
     price = models.DecimalField(
-        max_digits=10, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(Decimal("0"))]
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
     )
     currency = models.CharField(max_length=3, default="EUR")
-    payment_method = models.CharField(max_length=16, choices=PaymentMethod.choices, default=PaymentMethod.FREE)
-    total_quantity = models.PositiveIntegerField(null=True, blank=True, help_text="Empty = unlimited.")
+    payment_method = models.CharField(
+        max_length=16, choices=PaymentMethod.choices, default=PaymentMethod.FREE
+    )
+    total_quantity = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Empty = unlimited."
+    )
     quantity_sold = models.PositiveIntegerField(default=0, editable=False)
     sales_start_at = models.DateTimeField(null=True, blank=True)
     sales_end_at = models.DateTimeField(null=True, blank=True)
@@ -36,7 +43,9 @@ class TicketTier(TimeStampedModel):
         ordering = ["price", "name"]
         constraints = [
             models.UniqueConstraint(fields=["event", "name"], name="unique_tier_name"),
-            models.CheckConstraint(condition=models.Q(price__gte=0), name="tier_price_not_negative"),
+            models.CheckConstraint(
+                condition=models.Q(price__gte=0), name="tier_price_not_negative"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -70,17 +79,25 @@ class Ticket(TimeStampedModel):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tickets")
     tier = models.ForeignKey(TicketTier, on_delete=models.PROTECT, related_name="tickets")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tickets")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tickets"
+    )
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True
+    )
     holder_name = models.CharField(max_length=200, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
-    cancellation_reason = models.CharField(max_length=16, choices=CancellationReason.choices, blank=True)
+    cancellation_reason = models.CharField(
+        max_length=16, choices=CancellationReason.choices, blank=True
+    )
 
     class Meta:
         ordering = ["created_at"]
-        indexes = [models.Index(fields=["event", "user", "status"], name="ticket_event_user_status")]
+        indexes = [
+            models.Index(fields=["event", "user", "status"], name="ticket_event_user_status")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} – {self.tier} ({self.status})"

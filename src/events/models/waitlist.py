@@ -15,7 +15,9 @@ class EventWaitList(TimeStampedModel):
 
     class Meta:
         ordering = ["created_at"]
-        constraints = [models.UniqueConstraint(fields=["event", "user"], name="unique_waitlist_entry")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="unique_waitlist_entry")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} waiting for {self.event}"

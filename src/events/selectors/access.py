@@ -84,15 +84,22 @@ def visible_events(user: AnyUser) -> QuerySet[Event]:
     member_of = Q(organization__in=member_organizations(user))
     invited = Exists(Invitation.objects.filter(event=OuterRef("pk"), user=user))
     attending = Exists(
-        Ticket.objects.filter(event=OuterRef("pk"), user=user).exclude(status=Ticket.Status.CANCELLED)
-    ) | Exists(EventRSVP.objects.filter(event=OuterRef("pk"), user=user, status=EventRSVP.Status.YES))
+        Ticket.objects.filter(event=OuterRef("pk"), user=user).exclude(
+            status=Ticket.Status.CANCELLED
+        )
+    ) | Exists(
+        EventRSVP.objects.filter(event=OuterRef("pk"), user=user, status=EventRSVP.Status.YES)
+    )
     org_open = Q(organization__visibility=Organization.Visibility.PUBLIC) | member_of
     by_visibility = (
         Q(visibility__in=[Event.Visibility.PUBLIC, Event.Visibility.UNLISTED])
         | (Q(visibility=Event.Visibility.PRIVATE) & (Q(invited) | Q(attending)))
         | (Q(visibility=Event.Visibility.MEMBERS_ONLY) & member_of)
     )
-    return events.filter(staff_of | (shown & org_open & by_visibility & ~Q(organization__in=blacklisted_organizations(user))))
+    return events.filter(
+        staff_of
+        | (shown & org_open & by_visibility & ~Q(organization__in=blacklisted_organizations(user)))
+    )
 
 
 def has_org_permission(user: AnyUser, organization: Organization, permission: str) -> bool:

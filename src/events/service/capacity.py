@@ -9,7 +9,6 @@ effective capacity of 0 means unlimited.
 import uuid
 from dataclasses import dataclass
 
-
 from events.models import Event
 
 
@@ -44,7 +43,11 @@ class SeatState:
     def full_because_of_holds(self, requested: int = 1) -> bool:
         """True when the attendees alone would leave room but the reservations do not."""
         without_holds = self.free_without_holds
-        return without_holds is not None and requested <= without_holds and not self.has_room(requested)
+        return (
+            without_holds is not None
+            and requested <= without_holds
+            and not self.has_room(requested)
+        )
 
 
 def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -> int:
@@ -64,5 +67,3 @@ def locked_seat_state(event: Event, user_id: uuid.UUID | None) -> SeatState:
         attendee_count=event.attendee_count,
         held=held_offer_count(event.pk, user_id) if event.effective_capacity else 0,
     )
-
-

@@ -28,7 +28,11 @@ def lock_event(event_id: uuid.UUID) -> Event:
 def lock_tiers(event: Event, tier_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, TicketTier]:
     """Lock the given tiers of an already locked event, in primary-key order."""
     wanted = sorted(set(tier_ids))
-    tiers = TicketTier.objects.select_for_update(of=("self",)).filter(event=event, pk__in=wanted).order_by("pk")
+    tiers = (
+        TicketTier.objects.select_for_update(of=("self",))
+        .filter(event=event, pk__in=wanted)
+        .order_by("pk")
+    )
     return {tier.pk: tier for tier in tiers}
 
 

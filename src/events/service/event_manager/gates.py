@@ -1,0 +1,182 @@
+"""The eligibility gates of domain.md, in order. The first refusal wins.
+
+Gates are pure: they read the `EligibilityContext` loaded by `EligibilityService` and
+never query the database (AvailabilityGate's budget is zero queries).
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from events.models import Event, OrganizationMember, TicketTier
+from events.service.capacity import SeatState
+from events.service.event_manager.context import EligibilityContext
+from events.service.event_manager.enums import NextStep, Reasons
+from events.service.event_manager.types import EventUserEligibility
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What the caller wants: `seats` new seats (0 for an answer that takes none)."""
+
+    seats: int = 1
+
+    @property
+    def needs_seat(self) -> bool:
+        return self.seats > 0
+
+
+class Gate(Protocol):
+    #: Privileged users (owner, staff) skip the gates that say so.
+    skipped_by_privileged: bool
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None: ...
+
+
+def _refuse(
+    ctx: EligibilityContext, reason: Reasons, next_step: NextStep | None = None, **extra: Any
+) -> EventUserEligibility:
+    return EventUserEligibility.refuse(ctx.event.pk, reason, next_step, **extra)
+
+
+class BlacklistGate:
+    skipped_by_privileged = True
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        return _refuse(ctx, Reasons.BLACKLISTED) if ctx.is_blacklisted else None
+
+
+class EventStatusGate:
+    skipped_by_privileged = True
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        event = ctx.event
+        if event.end and event.end < ctx.now:
+            return _refuse(ctx, Reasons.EVENT_HAS_FINISHED)
+        if event.status != Event.Status.OPEN:
+            return _refuse(ctx, Reasons.EVENT_IS_NOT_OPEN, NextStep.WAIT_FOR_EVENT_TO_OPEN)
+        return None
+
+
+class RSVPDeadlineGate:
+    skipped_by_privileged = True
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        event = ctx.event
+        if not event.requires_ticket and event.rsvp_before and event.rsvp_before < ctx.now:
+            return _refuse(ctx, Reasons.RSVP_DEADLINE_PASSED)
+        return None
+
+
+class InvitationGate:
+    skipped_by_privileged = True
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        if ctx.event.event_type == Event.EventType.PRIVATE and not ctx.has_invitation:
+            return _refuse(ctx, Reasons.REQUIRES_INVITATION)
+        return None
+
+
+class MembershipGate:
+    skipped_by_privileged = True
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        if ctx.event.event_type != Event.EventType.MEMBERS_ONLY:
+            return None
+        if ctx.membership_status is None:
+            return _refuse(ctx, Reasons.MEMBERS_ONLY, NextStep.BECOME_MEMBER)
+        if ctx.membership_status != OrganizationMember.Status.ACTIVE:
+            return _refuse(ctx, Reasons.MEMBERSHIP_INACTIVE)
+        return None
+
+
+def availability_refusal(
+    event: Event,
+    state: SeatState,
+    seats: int,
+    *,
+    waitlist_position: int | None = None,
+    next_batch_at: datetime | None = None,
+) -> EventUserEligibility | None:
+    """Seed-tables "What the user sees": the refusal for `seats` more seats, or None.
+
+    Shared by the gate and the locked re-check so both answer with the same reason.
+    """
+    if state.has_room(seats):
+        return None
+    on_waitlist = waitlist_position is not None
+    extra: dict[str, Any] = {
+        "pending_offers_count": state.held,
+        "next_batch_at": next_batch_at,
+        "waitlist_position": waitlist_position,
+    }
+    if not state.full_because_of_holds(seats):
+        step = None
+        if event.waitlist_open:
+            step = NextStep.WAIT_FOR_OPEN_SPOT if on_waitlist else NextStep.JOIN_WAITLIST
+        return EventUserEligibility.refuse(event.pk, Reasons.EVENT_IS_FULL, step, **extra)
+    if on_waitlist:
+        return EventUserEligibility.refuse(
+            event.pk, Reasons.ON_WAITLIST_WAITING_FOR_BATCH, NextStep.WAIT_FOR_OPEN_SPOT, **extra
+        )
+    step = NextStep.JOIN_WAITLIST if event.waitlist_open else None
+    return EventUserEligibility.refuse(event.pk, Reasons.SPOTS_RESERVED_FOR_WAITLIST, step, **extra)
+
+
+class AvailabilityGate:
+    """Capacity with reservations netted (seed 000); applies to everyone, staff included."""
+
+    skipped_by_privileged = False
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        if not intent.needs_seat or ctx.invitation_overrides_capacity:
+            return None
+        if ctx.holds_seat and not ctx.event.requires_ticket:
+            return None
+        return availability_refusal(
+            ctx.event,
+            ctx.seat_state(),
+            intent.seats,
+            waitlist_position=ctx.waitlist_position,
+            next_batch_at=ctx.offers.next_batch_at,
+        )
+
+
+def tiers_on_sale(ctx: EligibilityContext) -> list[TicketTier]:
+    return [
+        tier
+        for tier in ctx.tiers
+        if (tier.sales_start_at is None or tier.sales_start_at <= ctx.now)
+        and (tier.sales_end_at is None or tier.sales_end_at > ctx.now)
+    ]
+
+
+class TicketSalesGate:
+    """Ticketed events need a tier on sale; all of them exhausted means sold out."""
+
+    skipped_by_privileged = False
+
+    def check(self, ctx: EligibilityContext, intent: Intent) -> EventUserEligibility | None:
+        if not ctx.event.requires_ticket or not intent.needs_seat:
+            return None
+        on_sale = tiers_on_sale(ctx)
+        if not on_sale:
+            return _refuse(ctx, Reasons.NO_TICKETS_ON_SALE)
+        if all(tier.remaining == 0 for tier in on_sale):
+            step = (
+                NextStep.JOIN_WAITLIST if ctx.event.waitlist_open and not ctx.on_waitlist else None
+            )
+            return _refuse(ctx, Reasons.SOLD_OUT, step, waitlist_position=ctx.waitlist_position)
+        return None
+
+
+#: Gate 1 (privileged access) is the `skipped_by_privileged` flag on gates 2–6.
+GATES: tuple[Gate, ...] = (
+    BlacklistGate(),
+    EventStatusGate(),
+    RSVPDeadlineGate(),
+    InvitationGate(),
+    MembershipGate(),
+    AvailabilityGate(),
+    TicketSalesGate(),
+)

@@ -1,0 +1,106 @@
+"""`EventManager`: RSVPs, the registration path of RSVP events.
+
+Every write locks the Event row first (domain.md lock order), re-checks capacity under
+the lock with the same rule the gate used, moves `attendee_count` in the same
+transaction, and leaves side effects (waitlist processing) for after the commit.
+"""
+
+import uuid
+
+from django.db import transaction
+
+from events.errors import EligibilityRefused
+from events.models import Event, EventRSVP, EventWaitList, Invitation
+from events.selectors.waitlist import queue_position
+from events.service import waitlist_service
+from events.service.capacity import locked_seat_state
+from events.service.event_manager.enums import Reasons
+from events.service.event_manager.gates import availability_refusal
+from events.service.event_manager.service import EligibilityService
+from events.service.event_manager.types import EventUserEligibility
+from events.service.locks import adjust_attendee_count, lock_event
+
+YES = EventRSVP.Status.YES
+
+
+class EventManager:
+    def __init__(self, user: object, event: Event) -> None:
+        self.user = user
+        self.event = event
+
+    @property
+    def user_id(self) -> uuid.UUID:
+        return self.user.pk  # type: ignore[attr-defined]
+
+    # -- reads ----------------------------------------------------------------------
+    def check_eligibility(self, *, seats: int = 1) -> EventUserEligibility:
+        return EligibilityService(self.user, self.event).check_eligibility(seats=seats)
+
+    # -- RSVP -----------------------------------------------------------------------
+    def rsvp(self, answer: str, *, by_staff: bool = False) -> EventRSVP:
+        """Answer yes/no/maybe. Only a new YES takes a seat; YES → other frees one.
+
+        `by_staff` (an organiser answering for the user) skips the eligibility gates but
+        never the locked capacity check: no path oversells.
+        """
+        if self.event.requires_ticket:
+            raise EligibilityRefused(
+                EventUserEligibility.refuse(self.event.pk, Reasons.REQUIRES_TICKET)
+            )
+        if not by_staff:
+            eligibility = self.check_eligibility(seats=1 if answer == YES else 0)
+            if not eligibility.allowed:
+                raise EligibilityRefused(eligibility)
+        return self._write_rsvp(answer)
+
+    @transaction.atomic
+    def _write_rsvp(self, answer: str) -> EventRSVP:
+        event = lock_event(self.event.pk)
+        self.event = event
+        existing = (
+            EventRSVP.objects.select_for_update(of=("self",))
+            .filter(event=event, user_id=self.user_id)
+            .first()
+        )
+        was_yes = existing is not None and existing.status == YES
+        if answer == YES and not was_yes:
+            self._assert_capacity(event)
+        rsvp = existing or EventRSVP(event=event, user_id=self.user_id)
+        rsvp.status = answer
+        rsvp.save()
+        if answer == YES and not was_yes:
+            adjust_attendee_count(event, +1)
+            self._leave_queue_after_registering(event)
+        elif was_yes and answer != YES:
+            adjust_attendee_count(event, -1)
+            waitlist_service.enqueue_waitlist_processing(event.pk)
+        return rsvp
+
+    @transaction.atomic
+    def delete_rsvp(self, rsvp_id: uuid.UUID) -> None:
+        """Staff removes an RSVP; a YES frees its seat."""
+        event = lock_event(self.event.pk)
+        rsvp = EventRSVP.objects.select_for_update(of=("self",)).get(pk=rsvp_id, event=event)
+        if rsvp.status == YES:
+            adjust_attendee_count(event, -1)
+            waitlist_service.enqueue_waitlist_processing(event.pk)
+        rsvp.delete()
+
+    # -- locked checks and bookkeeping ---------------------------------------------------
+    def _assert_capacity(self, event: Event, seats: int = 1) -> None:
+        """The authoritative check, under the Event lock: same rule and reasons as the gate."""
+        if Invitation.objects.filter(
+            event=event, user_id=self.user_id, overrides_max_attendees=True
+        ).exists():
+            return
+        state = locked_seat_state(event, self.user_id)
+        if state.has_room(seats):
+            return
+        position = queue_position(event.pk, self.user_id)
+        refusal = availability_refusal(event, state, seats, waitlist_position=position)
+        assert refusal is not None
+        raise EligibilityRefused(refusal)
+
+    def _leave_queue_after_registering(self, event: Event) -> None:
+        """A successful registration takes the user off the waitlist (seed-tables decision)."""
+        EventWaitList.objects.filter(event=event, user_id=self.user_id).delete()
