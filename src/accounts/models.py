@@ -40,11 +40,11 @@ class User(TimeStampedModel, AbstractBaseUser, PermissionsMixin):
     )
     date_joined = models.DateTimeField(default=django_timezone.now)
 
-    objects = UserManager()  # type: ignore[misc]
+    objects = UserManager()
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS = []  # noqa: RUF012
 
     class Meta:
         ordering = ["email"]
