@@ -1,0 +1,171 @@
+"""Django admin for platform operators (`is_staff`). Organisers use the API.
+
+Attendance rows are read-only here: seats move only through the services, which hold
+the Event lock and keep `attendee_count` true, so nothing in the admin bypasses a
+capacity check.
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from events.models import (
+    Blacklist,
+    Event,
+    EventRSVP,
+    EventSeries,
+    EventSeriesFollow,
+    EventWaitList,
+    Invitation,
+    Organization,
+    OrganizationFollow,
+    OrganizationMember,
+    OrganizationMembershipRequest,
+    OrganizationStaff,
+    Ticket,
+    TicketTier,
+    Venue,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Visible for support, changed only through the services."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class StaffInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = OrganizationStaff
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Organization)
+class OrganizationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "slug", "owner", "timezone", "visibility", "accept_membership_requests"]
+    search_fields = ["name", "slug", "owner__email"]
+    prepopulated_fields = {"slug": ("name",)}
+    autocomplete_fields = ["owner"]
+    inlines = [StaffInline]
+
+
+@admin.register(OrganizationMember)
+class OrganizationMemberAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "organization", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["user__email", "organization__name"]
+    autocomplete_fields = ["user", "organization"]
+
+
+@admin.register(OrganizationStaff)
+class OrganizationStaffAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "organization", "created_at"]
+    search_fields = ["user__email", "organization__name"]
+    autocomplete_fields = ["user", "organization"]
+
+
+@admin.register(OrganizationMembershipRequest)
+class MembershipRequestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "organization", "status", "created_at", "decided_at"]
+    list_filter = ["status"]
+    search_fields = ["user__email", "organization__name"]
+
+
+@admin.register(OrganizationFollow)
+class OrganizationFollowAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "organization", "notify_new_events", "is_archived"]
+    list_filter = ["is_archived", "notify_new_events"]
+
+
+@admin.register(EventSeriesFollow)
+class EventSeriesFollowAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "event_series", "notify_new_events", "is_archived"]
+    list_filter = ["is_archived", "notify_new_events"]
+
+
+@admin.register(Blacklist)
+class BlacklistAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["organization", "user", "email", "created_at"]
+    search_fields = ["email", "user__email", "organization__name"]
+
+
+@admin.register(Venue)
+class VenueAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "organization", "capacity"]
+    search_fields = ["name", "organization__name"]
+
+
+@admin.register(EventSeries)
+class EventSeriesAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "organization", "slug"]
+    search_fields = ["name", "slug"]
+
+
+class TicketTierInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = TicketTier
+    extra = 0
+    readonly_fields = ["quantity_sold"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = [
+        "name",
+        "organization",
+        "status",
+        "start",
+        "attendee_count",
+        "max_attendees",
+        "waitlist_open",
+    ]
+    list_filter = ["status", "visibility", "requires_ticket", "waitlist_open", "is_template"]
+    search_fields = ["name", "slug", "organization__name"]
+    date_hierarchy = "start"
+    readonly_fields = ["attendee_count", "status"]
+    inlines = [TicketTierInline]
+
+
+@admin.register(TicketTier)
+class TicketTierAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = [
+        "name",
+        "event",
+        "price",
+        "currency",
+        "payment_method",
+        "total_quantity",
+        "quantity_sold",
+    ]
+    readonly_fields = ["quantity_sold"]
+    search_fields = ["name", "event__name"]
+
+
+@admin.register(Ticket)
+class TicketAdmin(ReadOnlyAdmin):
+    list_display = ["user", "event", "tier", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["user__email", "event__name", "holder_name"]
+
+
+@admin.register(EventRSVP)
+class EventRSVPAdmin(ReadOnlyAdmin):
+    list_display = ["user", "event", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["user__email", "event__name"]
+
+
+@admin.register(EventWaitList)
+class EventWaitListAdmin(ReadOnlyAdmin):
+    list_display = ["user", "event", "created_at"]
+    search_fields = ["user__email", "event__name"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "event", "overrides_max_attendees", "created_at"]
+    search_fields = ["user__email", "event__name"]
