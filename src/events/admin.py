@@ -29,7 +29,7 @@ from events.models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):
     """Visible for support, changed only through the services."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -39,14 +39,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class StaffInline(admin.TabularInline):  # type: ignore[type-arg]
+class StaffInline(admin.TabularInline):
     model = OrganizationStaff
     extra = 0
     autocomplete_fields = ["user"]
 
 
 @admin.register(Organization)
-class OrganizationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OrganizationAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "owner", "timezone", "visibility", "accept_membership_requests"]
     search_fields = ["name", "slug", "owner__email"]
     prepopulated_fields = {"slug": ("name",)}
@@ -55,7 +55,7 @@ class OrganizationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(OrganizationMember)
-class OrganizationMemberAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OrganizationMemberAdmin(admin.ModelAdmin):
     list_display = ["user", "organization", "status", "created_at"]
     list_filter = ["status"]
     search_fields = ["user__email", "organization__name"]
@@ -63,57 +63,57 @@ class OrganizationMemberAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(OrganizationStaff)
-class OrganizationStaffAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OrganizationStaffAdmin(admin.ModelAdmin):
     list_display = ["user", "organization", "created_at"]
     search_fields = ["user__email", "organization__name"]
     autocomplete_fields = ["user", "organization"]
 
 
 @admin.register(OrganizationMembershipRequest)
-class MembershipRequestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MembershipRequestAdmin(admin.ModelAdmin):
     list_display = ["user", "organization", "status", "created_at", "decided_at"]
     list_filter = ["status"]
     search_fields = ["user__email", "organization__name"]
 
 
 @admin.register(OrganizationFollow)
-class OrganizationFollowAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OrganizationFollowAdmin(admin.ModelAdmin):
     list_display = ["user", "organization", "notify_new_events", "is_archived"]
     list_filter = ["is_archived", "notify_new_events"]
 
 
 @admin.register(EventSeriesFollow)
-class EventSeriesFollowAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EventSeriesFollowAdmin(admin.ModelAdmin):
     list_display = ["user", "event_series", "notify_new_events", "is_archived"]
     list_filter = ["is_archived", "notify_new_events"]
 
 
 @admin.register(Blacklist)
-class BlacklistAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class BlacklistAdmin(admin.ModelAdmin):
     list_display = ["organization", "user", "email", "created_at"]
     search_fields = ["email", "user__email", "organization__name"]
 
 
 @admin.register(Venue)
-class VenueAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class VenueAdmin(admin.ModelAdmin):
     list_display = ["name", "organization", "capacity"]
     search_fields = ["name", "organization__name"]
 
 
 @admin.register(EventSeries)
-class EventSeriesAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EventSeriesAdmin(admin.ModelAdmin):
     list_display = ["name", "organization", "slug"]
     search_fields = ["name", "slug"]
 
 
-class TicketTierInline(admin.TabularInline):  # type: ignore[type-arg]
+class TicketTierInline(admin.TabularInline):
     model = TicketTier
     extra = 0
     readonly_fields = ["quantity_sold"]
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class EventAdmin(admin.ModelAdmin):
     list_display = [
         "name",
         "organization",
@@ -131,7 +131,7 @@ class EventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(TicketTier)
-class TicketTierAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TicketTierAdmin(admin.ModelAdmin):
     list_display = [
         "name",
         "event",
@@ -166,6 +166,6 @@ class EventWaitListAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class InvitationAdmin(admin.ModelAdmin):
     list_display = ["user", "event", "overrides_max_attendees", "created_at"]
     search_fields = ["user__email", "event__name"]
