@@ -8,13 +8,14 @@ PORT="${ENCORE_PORT:-8000}"
 mkdir -p var/log
 cd src
 "$PY" manage.py migrate --noinput >/dev/null
-"$PY" manage.py load_demo
+"$PY" manage.py load_demo --base-url "http://$HOST:$PORT"
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 "$PY" -m celery -A encore worker --loglevel=INFO --concurrency=2 --pool=threads >../var/log/worker.log 2>&1 &
 pids+=($!)
-"$PY" -m celery -A encore beat --loglevel=INFO --schedule=../var/celerybeat-schedule >../var/log/beat.log 2>&1 &
+# The beat schedule lives in the database (django-celery-beat), not in a local file.
+"$PY" -m celery -A encore beat --loglevel=INFO >../var/log/beat.log 2>&1 &
 pids+=($!)
 echo
 echo "Encore is running:"

@@ -7,9 +7,10 @@ filesystem transport (a real worker and beat, no server to install).
 from .base import VAR_DIR
 from .env import env_bool, env_str
 
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "filesystem://"
+# The host part means nothing to the filesystem transport; naming it keeps kombu quiet.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "filesystem://localhost//"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
-if CELERY_BROKER_URL == "filesystem://":
+if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "broker"
     for _sub in ("in", "processed"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
