@@ -1,0 +1,38 @@
+"""The base of every `/event-admin/{event_id}` controller.
+
+`_event(event_id, permission)` is the one door: 404 when the event is invisible to the
+caller, 403 without the permission (api.md conventions). Sub-objects (RSVPs,
+invitations, queue entries) are then fetched scoped to that event, so another event's
+id is a 404.
+"""
+
+import uuid
+from typing import Any
+
+from ninja_extra import ControllerBase
+
+from accounts.models import User
+from common.api import ErrorSchema
+from events.models import Event
+from events.selectors.access import access_event_admin
+
+EVENT_ADMIN_PREFIX = "/event-admin"
+
+#: The error statuses every event admin route may answer, for the OpenAPI document.
+ERRORS: dict[int, Any] = {
+    400: ErrorSchema,
+    401: ErrorSchema,
+    403: ErrorSchema,
+    404: ErrorSchema,
+    409: ErrorSchema,
+}
+
+
+class EventAdminController(ControllerBase):
+    def _caller(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+    def _event(self, event_id: uuid.UUID, permission: str) -> Event:
+        return access_event_admin(self._caller(), event_id, permission)

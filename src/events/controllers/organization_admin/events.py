@@ -1,0 +1,44 @@
+"""Creating an event: POST /organization-admin/{slug}/create-event (`create_event`)."""
+
+from typing import Any
+
+from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra.throttling import throttle
+from ninja_jwt.authentication import JWTAuth
+
+from accounts.models import User
+from common.api import ErrorSchema, WriteThrottle
+from events.models import Event, StaffPermission
+from events.schema.event import EventDetail
+from events.schema.event_admin import EventCreateSchema
+from events.selectors import event_admin as admin_selectors
+from events.selectors.access import access_organization_admin
+from events.service import event_service
+
+ERRORS: dict[int, Any] = {
+    400: ErrorSchema,
+    401: ErrorSchema,
+    403: ErrorSchema,
+    404: ErrorSchema,
+    409: ErrorSchema,
+}
+
+
+@api_controller("/organization-admin", auth=JWTAuth(), tags=["organization admin"])
+class OrganizationEventsController(ControllerBase):
+    @route.post("/{slug}/create-event", response={201: EventDetail, **ERRORS})
+    @throttle(WriteThrottle)
+    def create_event(self, slug: str, payload: EventCreateSchema) -> tuple[int, Event]:
+        """201 with the event detail; status `draft` unless `open` is given."""
+        caller = self._caller()
+        organization = access_organization_admin(caller, slug, StaffPermission.CREATE_EVENT)
+        event = event_service.create_event(organization, payload.service_data())
+        return 201, admin_selectors.event_detail(caller, event.pk)
+
+    def _caller(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+
+CONTROLLERS = [OrganizationEventsController]

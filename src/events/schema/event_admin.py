@@ -1,0 +1,202 @@
+"""Bodies of the event administration routes (create, PATCH, RSVPs, invitations, queue).
+
+Request schemas check shapes and types (a violation is a 422); the services check
+values against the model (`Event.clean()`: schedule, waitlist window 1 h..7 d, cutoff
+before start, venue of the organisation; a violation is a 400 `invalid`). PATCH bodies
+forbid unknown fields, so a typo never turns into a silent no-op, and only the fields
+sent change (`model_dump(exclude_unset=True)`); an explicit `null` clears a nullable
+field and is refused (400) for a required one.
+"""
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Annotated, Any
+
+from ninja import Field, Schema
+from pydantic import AfterValidator, AwareDatetime, ConfigDict, StrictBool
+
+from events.models import Event, EventRSVP
+from events.schema.venue import MAX_CAPACITY
+
+EARLIEST = 1900
+LATEST = 9000
+
+
+def _reasonable_year(value: datetime) -> datetime:
+    """Keeps derived times (end = start + 1 day, check-in = start − 1 h) representable."""
+    if not EARLIEST <= value.year < LATEST:
+        raise ValueError(f"Dates must lie between the years {EARLIEST} and {LATEST}.")
+    return value
+
+
+EventTime = Annotated[AwareDatetime, AfterValidator(_reasonable_year)]
+Count = Annotated[int, Field(ge=0, le=MAX_CAPACITY)]
+
+
+class VisibilitySettingsSchema(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    show_capacity: StrictBool | None = None
+    show_attendee_count: StrictBool | None = None
+
+
+class _EventFieldsSchema(Schema):
+    """The organiser-set Event fields (domain.md "Events") shared by create and PATCH."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    slug: str | None = Field(None, max_length=220)
+    description: str | None = None
+    visibility: Event.Visibility | None = None
+    event_type: Event.EventType | None = None
+    end: EventTime | None = None
+    timezone: str | None = Field(None, max_length=64)
+    rsvp_before: EventTime | None = None
+    check_in_starts_at: EventTime | None = None
+    check_in_ends_at: EventTime | None = None
+    max_tickets_per_user: Count | None = None
+    requires_ticket: StrictBool | None = None
+    max_attendees: Count | None = None
+    venue_id: uuid.UUID | None = None
+    visibility_settings: VisibilitySettingsSchema | None = None
+    waitlist_open: StrictBool | None = None
+    waitlist_time_window: timedelta | None = None
+    waitlist_batch_size: Count | None = None
+    waitlist_cutoff_date: EventTime | None = None
+    waitlist_lottery_mode: StrictBool | None = None
+
+
+class EventCreateSchema(_EventFieldsSchema):
+    """api.md "Event create body": `name` and `start` required; `status` draft or open."""
+
+    name: str = Field(..., min_length=1, max_length=200)
+    start: EventTime
+    status: str | None = Field(None, description="'draft' (default) or 'open'")
+
+    def service_data(self) -> dict[str, Any]:
+        """The fields sent, without nulls for fields the model cannot store empty."""
+        return _service_data(self, drop_none=True)
+
+
+class EventUpdateSchema(_EventFieldsSchema):
+    name: str | None = Field(None, min_length=1, max_length=200)
+    start: EventTime | None = None
+
+    def service_data(self) -> dict[str, Any]:
+        return _service_data(self, drop_none=False)
+
+
+#: Nullable Event columns: `null` in a body clears them. Any other `null` means "not sent"
+#: on create and is refused by the model on PATCH.
+NULLABLE_FIELDS = frozenset(
+    {
+        "rsvp_before",
+        "check_in_starts_at",
+        "check_in_ends_at",
+        "max_tickets_per_user",
+        "venue_id",
+        "waitlist_time_window",
+        "waitlist_cutoff_date",
+    }
+)
+
+
+def _service_data(schema: Schema, *, drop_none: bool) -> dict[str, Any]:
+    data = schema.model_dump(exclude_unset=True)
+    if isinstance(data.get("visibility_settings"), dict):
+        data["visibility_settings"] = {
+            key: value for key, value in data["visibility_settings"].items() if value is not None
+        }
+    if drop_none:
+        data = {k: v for k, v in data.items() if v is not None or k in NULLABLE_FIELDS}
+    return data
+
+
+class UserRefSchema(Schema):
+    id: uuid.UUID
+    email: str
+    display_name: str
+
+
+class AdminEventSchema(Schema):
+    """The event as its organisers see it (every stored field, nothing hidden)."""
+
+    id: uuid.UUID
+    organization_id: uuid.UUID
+    name: str
+    slug: str
+    description: str
+    status: str
+    visibility: str
+    event_type: str
+    start: datetime
+    end: datetime
+    timezone: str
+    rsvp_before: datetime | None
+    check_in_starts_at: datetime | None
+    check_in_ends_at: datetime | None
+    max_tickets_per_user: int | None
+    requires_ticket: bool
+    max_attendees: int
+    venue_id: uuid.UUID | None
+    effective_capacity: int
+    attendee_count: int
+    visibility_settings: dict[str, bool]
+    waitlist_open: bool
+    waitlist_time_window: timedelta | None
+    waitlist_batch_size: int
+    waitlist_cutoff_date: datetime | None
+    waitlist_lottery_mode: bool
+    event_series_id: uuid.UUID | None
+    is_template: bool
+    is_modified: bool
+    occurrence_index: int | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class AdminRSVPSchema(Schema):
+    id: uuid.UUID
+    event_id: uuid.UUID
+    user: UserRefSchema
+    status: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class AdminRSVPCreateSchema(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: uuid.UUID
+    status: EventRSVP.Status
+
+
+class AdminRSVPUpdateSchema(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    status: EventRSVP.Status
+
+
+class InvitationSchema(Schema):
+    id: uuid.UUID
+    event_id: uuid.UUID
+    user: UserRefSchema
+    overrides_max_attendees: bool
+    created_at: datetime
+
+
+class InvitationCreateSchema(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: uuid.UUID
+    overrides_max_attendees: StrictBool = False
+
+
+class WaitlistQueueEntrySchema(Schema):
+    """One queue entry; `current_offer` stays null until the advanced waitlist exists."""
+
+    id: uuid.UUID
+    user: UserRefSchema
+    created_at: datetime
+    position: int | None
+    current_offer: dict[str, Any] | None = None
