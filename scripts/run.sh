@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Start Encore: migrate, load the demo, then API + Celery worker + beat until Ctrl-C.
+# If any of the three stops, the others are stopped too: a half-running stack (an API
+# without its worker) would look healthy while waitlist offers silently never go out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="$PWD/.venv/bin/python"
@@ -9,14 +11,26 @@ mkdir -p var/log
 cd src
 "$PY" manage.py migrate --noinput >/dev/null
 "$PY" manage.py load_demo --base-url "http://$HOST:$PORT"
+
 pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
+cleanup() {
+  trap - EXIT INT TERM
+  kill "${pids[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 "$PY" -m celery -A encore worker --loglevel=INFO --concurrency=2 --pool=threads >../var/log/worker.log 2>&1 &
 pids+=($!)
 # The beat schedule lives in the database (django-celery-beat), not in a local file.
 "$PY" -m celery -A encore beat --loglevel=INFO >../var/log/beat.log 2>&1 &
 pids+=($!)
+# In the background too, so a signal to this script is handled at once, not after the server exits.
+"$PY" manage.py runserver "$HOST:$PORT" --noreload &
+pids+=($!)
+
 echo
 echo "Encore is running:"
 echo "  API       http://$HOST:$PORT/api"
@@ -24,4 +38,8 @@ echo "  API docs  http://$HOST:$PORT/api/docs"
 echo "  Admin     http://$HOST:$PORT/admin"
 echo "  Worker and beat logs in var/log/. Press Ctrl-C to stop."
 echo
-"$PY" manage.py runserver "$HOST:$PORT" --noreload
+
+status=0
+wait -n || status=$?
+echo "run.sh: a process stopped (exit $status); stopping the others." >&2
+exit "$status"
