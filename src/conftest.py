@@ -100,3 +100,38 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         raise pytest.UsageError(
             "REQUIRE_POSTGRES is set but DATABASE_URL does not point at PostgreSQL"
         )
+
+
+# -- CI guard: tests that must run on the CI run may not skip there ----------------------
+# Each marker names the environment variable that says "this run has what they need";
+# `.ci/run` sets both on the PostgreSQL run. A skip of such a test then fails the run,
+# whatever caused it (a fixture, a pytest.skip() inside, a missing broker).
+REQUIRED_MARKERS = {"postgres": "REQUIRE_POSTGRES", "worker": "REQUIRE_WORKER"}
+_skipped_but_required: list[str] = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.skipped and not hasattr(report, "wasxfail"):
+        import os
+
+        for marker, variable in REQUIRED_MARKERS.items():
+            if item.get_closest_marker(marker) and os.environ.get(variable):
+                _skipped_but_required.append(f"{item.nodeid} [{marker}; {variable} is set]")
+    return report
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _skipped_but_required and exitstatus in (
+        pytest.ExitCode.OK,
+        pytest.ExitCode.NO_TESTS_COLLECTED,
+    ):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _skipped_but_required:
+        terminalreporter.section("skipped although this run requires them", red=True)
+        for line in _skipped_but_required:
+            terminalreporter.write_line(line)
