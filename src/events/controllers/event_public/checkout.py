@@ -1,0 +1,59 @@
+"""Buying and giving back tickets: POST /events/{event_id}/checkout and
+POST /events/{event_id}/tickets/{ticket_id}/cancel."""
+
+import uuid
+from typing import Any
+
+from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra.throttling import throttle
+from ninja_jwt.authentication import JWTAuth
+
+from accounts.models import User
+from common.api import ErrorSchema, WriteThrottle
+from events.models import Ticket
+from events.schema.ticket import CheckoutResultSchema, CheckoutSchema, TicketSchema
+from events.selectors.access import get_visible_event
+from events.service import cancellation_service
+from events.service.batch_ticket_service import BatchTicketService, CartItem
+
+ERRORS: dict[int, Any] = {400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema}
+
+
+@api_controller("/events", auth=JWTAuth(), tags=["tickets"])
+class CheckoutController(ControllerBase):
+    @route.post("/{event_id}/checkout", response={201: CheckoutResultSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def checkout(self, event_id: uuid.UUID, payload: CheckoutSchema) -> tuple[int, dict[str, Any]]:
+        """Buy a cart of tickets (several tiers, several each); all or nothing.
+
+        Gate refusals answer 400, "no seat" refusals 409 (`event_is_full`, `sold_out`,
+        ...), both with the eligibility fields beside `detail` and `code`.
+        """
+        user = self._caller()
+        event = get_visible_event(user, event_id)
+        items = [
+            CartItem(
+                tier_id=item.tier_id,
+                count=item.count,
+                holder_names=tuple(item.holder_names) if item.holder_names is not None else None,
+            )
+            for item in payload.items
+        ]
+        tickets = BatchTicketService(event, user).create_batch(items)
+        return 201, {"tickets": tickets}
+
+    @route.post("/{event_id}/tickets/{ticket_id}/cancel", response={200: TicketSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def cancel_ticket(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
+        """Give back one of your own tickets; anyone else's is 404."""
+        return cancellation_service.cancel_ticket_by_user(
+            self._caller(), ticket_id, event_id=event_id
+        )
+
+    def _caller(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+
+CONTROLLERS = [CheckoutController]

@@ -1,0 +1,47 @@
+"""Shared helpers of the ticket tests: a ticketed event, the counter invariant, enqueue spy."""
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from events.models import Event, Ticket, TicketTier
+from events.tests.factories import make_event, make_tier
+
+
+def ticketed_event(**fields: Any) -> Event:
+    fields.setdefault("requires_ticket", True)
+    return make_event(**fields)
+
+
+def free_tier(event: Event, **fields: Any) -> TicketTier:
+    fields.setdefault("payment_method", TicketTier.PaymentMethod.FREE)
+    return make_tier(event, **fields)
+
+
+def offline_tier(event: Event, **fields: Any) -> TicketTier:
+    fields.setdefault("payment_method", TicketTier.PaymentMethod.OFFLINE)
+    fields.setdefault("price", "25.00")
+    return make_tier(event, **fields)
+
+
+def assert_counters_true(event: Event) -> None:
+    """attendee_count and every tier's quantity_sold equal the real non-cancelled tickets."""
+    event.refresh_from_db()
+    live = Ticket.objects.filter(event=event).exclude(status=Ticket.Status.CANCELLED)
+    assert event.attendee_count == live.count()
+    for tier in TicketTier.objects.filter(event=event):
+        assert tier.quantity_sold == live.filter(tier=tier).count(), tier.name
+
+
+def cart(*lines: tuple[TicketTier, int]) -> dict[str, Any]:
+    return {"items": [{"tier_id": str(tier.pk), "count": count} for tier, count in lines]}
+
+
+@pytest.fixture
+def enqueued(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[uuid.UUID]]:
+    """Event ids for which waitlist processing was dispatched (after commit)."""
+    calls: list[uuid.UUID] = []
+    monkeypatch.setattr("events.service.waitlist_service._dispatch", calls.append)
+    yield calls
