@@ -12,12 +12,16 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "filesystem://localhost//"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = VAR_DIR / "broker"
-    for _sub in ("in", "processed"):
+    for _sub in ("in", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+    # Producers and the worker share one folder of message files. `control_folder` holds
+    # the fanout bindings (remote control); kombu's default is `./control` relative to
+    # the working directory, which would scatter it and split producers from the worker.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "in"),
         "data_folder_out": str(_broker_dir / "in"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
 
