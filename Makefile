@@ -24,10 +24,13 @@ run: install
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+## Every checker runs even when an earlier one fails, so one CI pass shows all problems.
 lint: install
-	$(PY) -m ruff check .
-	$(PY) -m ruff format --check .
-	$(PY) -m mypy src bench
+	@status=0; \
+	echo "ruff check ."; $(PY) -m ruff check . || status=1; \
+	echo "ruff format --check ."; $(PY) -m ruff format --check . || status=1; \
+	echo "mypy src bench"; $(PY) -m mypy src bench || status=1; \
+	exit $$status
 
 bench: install
 	$(PY) -m bench
