@@ -45,6 +45,8 @@ class EligibilityContext:
     event: Event
     user_id: uuid.UUID | None
     now: datetime
+    #: Read from the event (and its venue) while loading, so the gates never lazy-load the venue.
+    effective_capacity: int = 0
     is_privileged: bool = False
     is_blacklisted: bool = False
     has_invitation: bool = False
@@ -67,7 +69,7 @@ class EligibilityContext:
 
     def seat_state(self) -> SeatState:
         return SeatState(
-            effective_capacity=self.event.effective_capacity,
+            effective_capacity=self.effective_capacity,
             attendee_count=self.event.attendee_count,
             held=self.offers.held_by_others,
         )
@@ -77,10 +79,14 @@ def _user_annotations(user_id: uuid.UUID, email: str) -> dict[str, object]:
     event_ref = OuterRef("pk")
     org_ref = OuterRef("organization_id")
     my_entry = EventWaitList.objects.filter(event=event_ref, user_id=user_id)
+    # Inside `ahead`, OuterRef points at the queue row being counted, so the user's own
+    # join time is looked up through that row's event (an OuterRef("pk") there would
+    # compare an EventWaitList id with event ids and always count nobody ahead).
+    my_join_time = EventWaitList.objects.filter(event=OuterRef("event"), user_id=user_id).values(
+        "created_at"
+    )[:1]
     ahead = (
-        EventWaitList.objects.filter(
-            event=event_ref, created_at__lt=Subquery(my_entry.values("created_at")[:1])
-        )
+        EventWaitList.objects.filter(event=event_ref, created_at__lt=Subquery(my_join_time))
         .order_by()
         .values("event")
         .annotate(n=Count("pk"))
@@ -132,8 +138,11 @@ def load_context(user: object, event: Event, now: datetime) -> EligibilityContex
         if event.requires_ticket
         else ()
     )
+    capacity = event.effective_capacity  # loads the venue here if the caller did not
     if not is_authenticated(user):
-        return EligibilityContext(event=event, user_id=None, now=now, tiers=tiers)
+        return EligibilityContext(
+            event=event, user_id=None, now=now, effective_capacity=capacity, tiers=tiers
+        )
     user_id: uuid.UUID = user.pk  # type: ignore[attr-defined]
     row = (
         Event.objects.filter(pk=event.pk)
@@ -160,6 +169,7 @@ def load_context(user: object, event: Event, now: datetime) -> EligibilityContex
         event=event,
         user_id=user_id,
         now=now,
+        effective_capacity=capacity,
         is_privileged=privileged,
         is_blacklisted=bool(row["ctx_blacklisted"]),
         has_invitation=row["ctx_invitation"] is not None,

@@ -163,11 +163,17 @@ class TicketSalesGate:
         if not on_sale:
             return _refuse(ctx, Reasons.NO_TICKETS_ON_SALE)
         if all(tier.remaining == 0 for tier in on_sale):
-            step = (
-                NextStep.JOIN_WAITLIST if ctx.event.waitlist_open and not ctx.on_waitlist else None
+            return _refuse(
+                ctx, Reasons.SOLD_OUT, _queue_step(ctx), waitlist_position=ctx.waitlist_position
             )
-            return _refuse(ctx, Reasons.SOLD_OUT, step, waitlist_position=ctx.waitlist_position)
         return None
+
+
+def _queue_step(ctx: EligibilityContext) -> NextStep | None:
+    """Sold out answers like a full event: join the open queue, or wait in it."""
+    if not ctx.event.waitlist_open:
+        return None
+    return NextStep.WAIT_FOR_OPEN_SPOT if ctx.on_waitlist else NextStep.JOIN_WAITLIST
 
 
 #: Gate 1 (privileged access) is the `skipped_by_privileged` flag on gates 2–6.
