@@ -8,6 +8,7 @@ from common.api import install_error_handlers
 def build_api() -> NinjaExtraAPI:
     from accounts import controllers as account_controllers
     from events import controllers as event_controllers
+    from notifications import controllers as notification_controllers
 
     api = NinjaExtraAPI(
         title="Encore API",
@@ -19,7 +20,9 @@ def build_api() -> NinjaExtraAPI:
     )
     install_error_handlers(api)
     api.register_controllers(
-        *account_controllers.all_controllers(), *event_controllers.all_controllers()
+        *account_controllers.all_controllers(),
+        *notification_controllers.all_controllers(),
+        *event_controllers.all_controllers(),
     )
     return api
 
