@@ -1,0 +1,120 @@
+"""Tiers, tickets and the box office of one event, under /event-admin/{event_id}.
+
+Every route goes through `access_event_admin` (404 invisible, 403 without the
+permission); a tier or ticket of another event is 404. `manage_tickets` everywhere,
+`check_in_attendees` for check-in.
+"""
+
+import uuid
+from typing import Any
+
+from django.db.models import QuerySet
+from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra.pagination import PaginatedResponseSchema, paginate
+from ninja_extra.throttling import throttle
+from ninja_jwt.authentication import JWTAuth
+
+from accounts.models import User
+from common.api import ErrorSchema, Pagination, WriteThrottle
+from events.models import Event, StaffPermission, Ticket, TicketTier
+from events.schema.ticket import (
+    AdminTicketSchema,
+    BoxOfficeSaleSchema,
+    TicketSchema,
+    TierAdminSchema,
+    TierCreateSchema,
+    TierUpdateSchema,
+)
+from events.selectors import tickets as ticket_selectors
+from events.selectors.access import access_event_admin
+from events.service import (
+    cancellation_service,
+    ticket_admin_service,
+    ticket_tier_service,
+)
+
+ERRORS: dict[int, Any] = {400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema}
+MANAGE = StaffPermission.MANAGE_TICKETS
+
+
+@api_controller("/event-admin", auth=JWTAuth(), tags=["event admin: tickets"])
+class EventTicketsAdminController(ControllerBase):
+    # -- tiers -----------------------------------------------------------------------------
+    @route.get("/{event_id}/ticket-tiers", response={200: list[TierAdminSchema], **ERRORS})
+    def list_tiers(self, event_id: uuid.UUID) -> QuerySet[TicketTier]:
+        return ticket_selectors.event_tiers(self._event(event_id, MANAGE))
+
+    @route.post("/{event_id}/ticket-tiers", response={201: TierAdminSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def create_tier(self, event_id: uuid.UUID, payload: TierCreateSchema) -> tuple[int, TicketTier]:
+        event = self._event(event_id, MANAGE)
+        return 201, ticket_tier_service.create_tier(event, payload.model_dump())
+
+    @route.patch("/{event_id}/ticket-tiers/{tier_id}", response={200: TierAdminSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def update_tier(
+        self, event_id: uuid.UUID, tier_id: uuid.UUID, payload: TierUpdateSchema
+    ) -> TicketTier:
+        event = self._event(event_id, MANAGE)
+        return ticket_tier_service.update_tier(
+            event, tier_id, payload.model_dump(exclude_unset=True)
+        )
+
+    @route.delete("/{event_id}/ticket-tiers/{tier_id}", response={204: None, **ERRORS})
+    @throttle(WriteThrottle)
+    def delete_tier(self, event_id: uuid.UUID, tier_id: uuid.UUID) -> tuple[int, None]:
+        ticket_tier_service.delete_tier(self._event(event_id, MANAGE), tier_id)
+        return 204, None
+
+    # -- tickets ---------------------------------------------------------------------------
+    @route.get("/{event_id}/tickets", response=PaginatedResponseSchema[AdminTicketSchema])
+    @paginate(Pagination)
+    def list_tickets(
+        self, event_id: uuid.UUID, status: Ticket.Status | None = None
+    ) -> QuerySet[Ticket]:
+        return ticket_selectors.event_tickets(self._event(event_id, MANAGE), status)
+
+    @route.post(
+        "/{event_id}/tickets/{ticket_id}/confirm-payment", response={200: TicketSchema, **ERRORS}
+    )
+    @throttle(WriteThrottle)
+    def confirm_payment(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
+        return ticket_admin_service.confirm_payment(self._event(event_id, MANAGE), ticket_id)
+
+    @route.post("/{event_id}/tickets/{ticket_id}/cancel", response={200: TicketSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def cancel_ticket(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
+        return cancellation_service.cancel_ticket_by_staff(self._event(event_id, MANAGE), ticket_id)
+
+    @route.post("/{event_id}/tickets/{ticket_id}/refund", response={200: TicketSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def refund_ticket(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
+        return cancellation_service.refund_ticket_offline(self._event(event_id, MANAGE), ticket_id)
+
+    @route.post("/{event_id}/tickets/{ticket_id}/check-in", response={200: TicketSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def check_in(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
+        event = self._event(event_id, StaffPermission.CHECK_IN_ATTENDEES)
+        return ticket_admin_service.check_in(event, ticket_id)
+
+    # -- box office ------------------------------------------------------------------------
+    @route.post("/{event_id}/box-office/sell", response={201: TicketSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def sell(self, event_id: uuid.UUID, payload: BoxOfficeSaleSchema) -> tuple[int, Ticket]:
+        event = self._event(event_id, MANAGE)
+        ticket = ticket_admin_service.sell_at_box_office(
+            event, self._caller(), payload.user_id, payload.tier_id, payload.holder_name
+        )
+        return 201, ticket
+
+    # -- access ----------------------------------------------------------------------------
+    def _caller(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+    def _event(self, event_id: uuid.UUID, permission: str) -> Event:
+        return access_event_admin(self._caller(), event_id, permission)
+
+
+CONTROLLERS = [EventTicketsAdminController]
