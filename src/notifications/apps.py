@@ -6,3 +6,11 @@ class NotificationsConfig(AppConfig):
 
     name = "notifications"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from notifications.receivers import on_notification_requested
+        from notifications.signals import notification_requested
+
+        notification_requested.connect(
+            on_notification_requested, dispatch_uid="notifications.on_notification_requested"
+        )

@@ -9,3 +9,4 @@ from .base import *  # noqa: F403
 from .celery import *  # noqa: F403
 from .database import *  # noqa: F403
 from .email import *  # noqa: F403
+from .notifications import *  # noqa: F403

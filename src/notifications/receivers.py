@@ -1,0 +1,16 @@
+"""Receiver of `notification_requested`; connected in `NotificationsConfig.ready`."""
+
+from typing import Any
+
+from accounts.models import User
+from notifications.models import Notification
+from notifications.service import notification
+
+
+def on_notification_requested(
+    sender: Any, *, notification_type: str, user: User, context: dict[str, Any], **kwargs: Any
+) -> Notification:
+    """Store the notification and schedule its delivery on commit (see the service)."""
+    return notification.create_notification(
+        user=user, notification_type=notification_type, context=context
+    )

@@ -1,0 +1,56 @@
+"""Fixtures of the notifications tests: real local SMTP and Bot API servers, recipients."""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from accounts.tests.factories import make_user
+from notifications.models import NotificationPreference
+from notifications.tests.servers import BotApiStub, SmtpServer, run_bot_api_stub, run_smtp_server
+
+BOT_TOKEN = "123456:TEST-token"
+CHAT_ID = "424242"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    """Test users get a password; the production hasher costs about a second each."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def smtp_server(settings: Any) -> Iterator[SmtpServer]:
+    """An aiosmtpd server on 127.0.0.1; Django's SMTP backend points at it."""
+    with run_smtp_server() as server:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST = server.host
+        settings.EMAIL_PORT = server.port
+        settings.EMAIL_HOST_USER = ""
+        settings.EMAIL_HOST_PASSWORD = ""
+        settings.EMAIL_USE_TLS = False
+        settings.EMAIL_TIMEOUT = 5
+        yield server
+
+
+@pytest.fixture
+def bot_api(settings: Any) -> Iterator[BotApiStub]:
+    """A local Bot API stub; the Telegram channel is on and talks to it."""
+    with run_bot_api_stub() as stub:
+        settings.TELEGRAM_BOT_TOKEN = BOT_TOKEN
+        settings.TELEGRAM_API_BASE = stub.base_url
+        settings.TELEGRAM_TIMEOUT_SECONDS = 5
+        yield stub
+
+
+@pytest.fixture
+def recipient(db: None) -> User:
+    """A Vienna-based person who wants every channel, Telegram included."""
+    person = make_user(first_name="Anna", last_name="Huber", timezone="Europe/Vienna")
+    NotificationPreference.objects.create(
+        user=person,
+        enabled_channels=["in_app", "email", "telegram"],
+        telegram_chat_id=CHAT_ID,
+    )
+    return person
