@@ -1,0 +1,145 @@
+"""Checkout under contention (PostgreSQL): the Event row lock serialises buyers, so the
+last seats go to exactly as many buyers as there are seats, and locks follow the global
+order (Event row first, then tiers in pk order, then tickets)."""
+
+import json
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from ninja_jwt.tokens import RefreshToken
+
+from accounts.tests.factories import make_user
+from events.models import Ticket
+from events.service import cancellation_service
+from events.service.batch_ticket_service import BatchTicketService, CartItem
+from events.tests.factories import fill_with_tickets
+from events.tests.ticket_helpers import assert_counters_true, free_tier, ticketed_event
+
+BUYERS = 50
+CAPACITY = 10
+ALREADY_SOLD = CAPACITY - 5
+
+
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@dataclass
+class Race:
+    """What every buyer thread shares: the route, the body, the start line, the results."""
+
+    url: str
+    body: str
+    start: threading.Barrier
+    results: list[Any] = field(default_factory=list)
+
+    def buy(self, token: str) -> None:
+        """One buyer on its own thread, own client and own database connection."""
+        try:
+            client = Client()
+            headers = {"Authorization": f"Bearer {token}"}
+            self.start.wait(timeout=60)
+            for attempt in range(10):
+                response = client.post(
+                    self.url, data=self.body, content_type="application/json", headers=headers
+                )
+                if response.status_code != 503:  # busy: a lock wait ran out; clients retry
+                    break
+                time.sleep(0.05 * (attempt + 1))
+            self.results.append((response.status_code, response.json().get("code")))
+        except Exception as exc:  # reported by the assertions, never swallowed
+            self.results.append(("error", repr(exc)))
+        finally:
+            connection.close()
+
+
+def _access_token(user: Any) -> str:
+    # ninja_jwt annotates for_user with an unbound TypeVar that mypy cannot solve.
+    return str(RefreshToken.for_user(user).access_token)  # type: ignore[misc]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_fifty_buyers_race_for_the_last_five_seats():
+    event = ticketed_event(max_attendees=CAPACITY)
+    tier = free_tier(event)  # unlimited: the event's capacity is the binding limit
+    fill_with_tickets(event, tier, ALREADY_SOLD)
+    tokens = [_access_token(make_user()) for _ in range(BUYERS)]
+    race = Race(
+        url=f"/api/events/{event.pk}/checkout",
+        body=json.dumps({"items": [{"tier_id": str(tier.pk), "count": 1}]}),
+        start=threading.Barrier(BUYERS),
+    )
+    threads = [threading.Thread(target=race.buy, args=(token,)) for token in tokens]
+
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert Counter(status for status, _ in race.results) == {201: 5, 409: BUYERS - 5}, race.results
+    assert {code for status, code in race.results if status == 409} == {"event_is_full"}
+    live = Ticket.objects.filter(event=event).exclude(status=Ticket.Status.CANCELLED)
+    event.refresh_from_db()
+    assert event.attendee_count == live.count() == CAPACITY
+    assert_counters_true(event)
+
+
+def _locking_statements(queries: list[dict[str, Any]]) -> list[str]:
+    return [q["sql"] for q in queries if "FOR UPDATE" in q["sql"]]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_checkout_locks_the_event_row_before_the_tiers_in_pk_order():
+    event = ticketed_event()
+    tiers = sorted([free_tier(event), free_tier(event), free_tier(event)], key=lambda t: t.pk)
+    buyer = make_user()
+    items = [CartItem(tier.pk, 1) for tier in reversed(tiers)]  # cart order ≠ pk order
+
+    with CaptureQueriesContext(connection) as captured:
+        BatchTicketService(event, buyer).create_batch(items)
+
+    locks = _locking_statements(captured.captured_queries)
+    assert 'FROM "events_event"' in locks[0]
+    assert 'FROM "events_tickettier"' in locks[1]
+    assert 'ORDER BY "events_tickettier"."id" ASC' in locks[1]
+    first_lock = next(
+        i for i, q in enumerate(captured.captured_queries) if "FOR UPDATE" in q["sql"]
+    )
+    writes_before = [
+        q["sql"]
+        for q in captured.captured_queries[:first_lock]
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
+    assert writes_before == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_cancellation_locks_event_then_tier_then_ticket():
+    event = ticketed_event()
+    tier = free_tier(event)
+    buyer = make_user()
+    [ticket] = BatchTicketService(event, buyer).create_batch([CartItem(tier.pk, 1)])
+
+    with CaptureQueriesContext(connection) as captured:
+        cancellation_service.cancel_ticket_by_user(buyer, ticket.pk)
+
+    tables = [
+        next(
+            t
+            for t in ("events_event", "events_tickettier", "events_ticket")
+            if f'FROM "{t}"' in sql
+        )
+        for sql in _locking_statements(captured.captured_queries)
+    ]
+    assert tables == ["events_event", "events_tickettier", "events_ticket"]
