@@ -22,6 +22,7 @@ from events.models import (
     Ticket,
     TicketTier,
 )
+from events.service import ticket_tier_service
 from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.tests.factories import fill_with_tickets, make_staff
 from events.tests.ticket_helpers import (
@@ -606,3 +607,33 @@ class TestBoxOffice:
         assert response.status_code == 404
         assert response.json()["code"] == "unknown_tier"
         assert not Ticket.objects.exists()
+
+
+class TestDefaultTier:
+    def test_ticketed_event_without_tiers_gets_a_free_general_admission_tier(self, api, user):
+        event = ticketed_event()
+
+        tier = ticket_tier_service.ensure_default_tier(event)
+
+        assert tier is not None
+        assert (tier.name, tier.price, tier.payment_method, tier.total_quantity) == (
+            "General admission",
+            Decimal("0"),
+            TicketTier.PaymentMethod.FREE,
+            None,
+        )
+        body = {"items": [{"tier_id": str(tier.pk), "count": 1}]}
+        assert api(user).post(f"/events/{event.pk}/checkout", body).status_code == 201
+
+    def test_is_idempotent_and_leaves_existing_tiers_alone(self):
+        event = ticketed_event()
+        own = free_tier(event, name="Early bird")
+
+        assert ticket_tier_service.ensure_default_tier(event) is None
+        assert list(TicketTier.objects.filter(event=event)) == [own]
+
+    def test_rsvp_events_get_no_tier(self):
+        event = ticketed_event(requires_ticket=False)
+
+        assert ticket_tier_service.ensure_default_tier(event) is None
+        assert not TicketTier.objects.filter(event=event).exists()

@@ -1,0 +1,85 @@
+"""The caller's own attendance at one event: status, RSVP, the waitlist queue.
+
+Every route needs a token and acts on an event the caller may see
+(`get_participation_event`: 404 otherwise). Writes are throttled per user.
+"""
+
+import uuid
+from typing import Any, Literal
+
+from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra.throttling import throttle
+from ninja_jwt.authentication import JWTAuth
+
+from accounts.models import User
+from common.api import ErrorSchema, WriteThrottle
+from events.models import EventRSVP
+from events.schema.attendance import (
+    EligibilityErrorSchema,
+    MyStatusSchema,
+    RSVPSchema,
+    WaitlistEntrySchema,
+)
+from events.selectors.event import get_participation_event
+from events.selectors.my_status import MyEventStatus, my_event_status
+from events.service import waitlist_service
+from events.service.event_manager.manager import EventManager
+
+RSVPAnswer = Literal["yes", "no", "maybe"]
+
+ERRORS: dict[int, Any] = {401: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema}
+
+
+@api_controller("/events", auth=JWTAuth(), tags=["attendance"])
+class AttendanceController(ControllerBase):
+    @route.get(
+        "/{event_id}/my-status", response={200: MyStatusSchema, 401: ErrorSchema, 404: ErrorSchema}
+    )
+    def my_status(self, event_id: uuid.UUID) -> MyEventStatus:
+        user = self._user()
+        return my_event_status(user, get_participation_event(user, event_id))
+
+    @route.post(
+        "/{event_id}/rsvp/{answer}",
+        response={
+            200: RSVPSchema,
+            400: EligibilityErrorSchema,
+            409: EligibilityErrorSchema,
+            **ERRORS,
+        },
+    )
+    @throttle(WriteThrottle)
+    def rsvp(self, event_id: uuid.UUID, answer: RSVPAnswer) -> EventRSVP:
+        user = self._user()
+        return EventManager(user, get_participation_event(user, event_id)).rsvp(answer)
+
+    @route.post(
+        "/{event_id}/waitlist/join",
+        response={
+            200: WaitlistEntrySchema,
+            201: WaitlistEntrySchema,
+            400: EligibilityErrorSchema | ErrorSchema,
+            409: ErrorSchema,
+            **ERRORS,
+        },
+    )
+    @throttle(WriteThrottle)
+    def join_waitlist(self, event_id: uuid.UUID) -> tuple[int, waitlist_service.WaitlistJoin]:
+        user = self._user()
+        joined = waitlist_service.join_waitlist(user, get_participation_event(user, event_id))
+        return (201 if joined.created else 200), joined
+
+    @route.delete("/{event_id}/waitlist/leave", response={204: None, **ERRORS})
+    @throttle(WriteThrottle)
+    def leave_waitlist(self, event_id: uuid.UUID) -> tuple[int, None]:
+        user = self._user()
+        waitlist_service.leave_waitlist(user, get_participation_event(user, event_id))
+        return 204, None
+
+    def _user(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+
+CONTROLLERS = [AttendanceController]

@@ -1,0 +1,56 @@
+"""Public event routes: the list, the detail and the iCalendar export.
+
+All three work without a token (anonymous callers see what the public may see); with
+a token, the caller's own visibility applies (staff see their drafts, members their
+members-only events). A bad token is still a 401.
+"""
+
+import uuid
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from ninja import Query
+from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra.pagination import PaginatedResponseSchema, paginate
+from ninja_jwt.authentication import JWTAuth
+
+from common.api import ErrorSchema, Pagination
+from events.models import Event
+from events.schema.event import EventDetail, EventFilterSchema, EventListItem
+from events.selectors.access import AnyUser, get_visible_event
+from events.selectors.event import get_public_event, list_public_events
+from events.selectors.event_calendar import events_calendar
+
+
+def anonymous(request: HttpRequest) -> AnonymousUser:
+    """Fallback auth: no token → an anonymous caller (a bad token is still 401)."""
+    return AnonymousUser()
+
+
+@api_controller("/events", auth=[JWTAuth(), anonymous], tags=["events"])
+class EventController(ControllerBase):
+    @route.get("", response=PaginatedResponseSchema[EventListItem])
+    @paginate(Pagination)
+    def list_events(self, filters: Query[EventFilterSchema]) -> QuerySet[Event]:
+        return list_public_events(self._caller(), **filters.model_dump())
+
+    @route.get("/{event_id}", response={200: EventDetail, 404: ErrorSchema})
+    def get_event(self, event_id: uuid.UUID) -> Event:
+        return get_public_event(self._caller(), event_id)
+
+    @route.get("/{event_id}/calendar.ics", response={404: ErrorSchema})
+    def event_calendar(self, event_id: uuid.UUID) -> HttpResponse:
+        event = get_visible_event(self._caller(), event_id)
+        response = HttpResponse(
+            events_calendar([event], name=event.name), content_type="text/calendar; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'attachment; filename="{event.slug}.ics"'
+        return response
+
+    def _caller(self) -> AnyUser:
+        """The authenticated User, or AnonymousUser when no token was sent."""
+        return self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+
+
+CONTROLLERS = [EventController]

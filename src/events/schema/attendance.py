@@ -1,0 +1,74 @@
+"""Bodies of the caller's own attendance routes: my-status, RSVP, waitlist join."""
+
+import uuid
+from datetime import datetime
+
+from ninja import Schema
+
+from common.api import ErrorSchema
+
+
+class EligibilitySchema(Schema):
+    """`EventUserEligibility` as the API returns it."""
+
+    allowed: bool
+    event_id: uuid.UUID
+    reason: str | None
+    reason_code: str | None
+    next_step: str | None
+    pending_offers_count: int | None
+    next_batch_at: datetime | None
+    waitlist_position: int | None
+    active_offer_expires_at: datetime | None
+
+
+class EligibilityErrorSchema(ErrorSchema):
+    """A refusal of the pipeline: `detail` = reason, `code` = reason_code, plus every field."""
+
+    allowed: bool
+    event_id: uuid.UUID
+    reason: str | None
+    reason_code: str | None
+    next_step: str | None
+    pending_offers_count: int | None
+    next_batch_at: datetime | None
+    waitlist_position: int | None
+    active_offer_expires_at: datetime | None
+
+
+class RSVPStatusSchema(Schema):
+    status: str
+
+
+class RSVPSchema(RSVPStatusSchema):
+    event_id: uuid.UUID
+
+
+class MyTicketSchema(Schema):
+    id: uuid.UUID
+    tier_id: uuid.UUID
+    tier_name: str
+    status: str
+    holder_name: str
+    created_at: datetime
+
+
+class MyWaitlistSchema(Schema):
+    position: int | None
+    joined_at: datetime
+
+
+class MyStatusSchema(Schema):
+    """`offer` stays null until the advanced waitlist issues offers (seed 000)."""
+
+    eligibility: EligibilitySchema
+    rsvp: RSVPStatusSchema | None
+    tickets: list[MyTicketSchema]
+    waitlist: MyWaitlistSchema | None
+    offer: None = None
+
+
+class WaitlistEntrySchema(Schema):
+    event_id: uuid.UUID
+    position: int | None
+    joined_at: datetime

@@ -1,0 +1,136 @@
+"""Reads behind the public event routes: the list, the detail, the participation door.
+
+Every row the schemas serialise comes out of `with_public_fields`, which puts what each
+row needs into the page query itself (organisation, venue, "is the caller staff here?",
+seats held) and prefetches the tiers of the whole page in one more query, so a page of
+100 events costs the same number of queries as a page of one.
+"""
+
+import uuid
+from datetime import datetime
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import (
+    BooleanField,
+    Exists,
+    Expression,
+    ExpressionWrapper,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+)
+from django.utils import timezone
+
+from common.errors import NotFound
+from events.models import Event, OrganizationStaff
+from events.selectors.access import (
+    AnyUser,
+    blacklisted_organizations,
+    is_authenticated,
+    visible_events,
+)
+from events.service import capacity
+
+
+def held_seats_expression() -> Expression:
+    """Seats held by live waitlist offers, as an annotation on Event rows.
+
+    Same meaning as `capacity.held_offer_count(event_id, None)`: live, non-cutoff offers.
+    No offer exists before the advanced waitlist (issue 4), so this is a constant 0 for
+    now; it becomes a correlated COUNT subquery then, still inside the page query.
+    """
+    return Value(0, output_field=IntegerField())
+
+
+def seats_held(event: Event) -> int:
+    """The one place the schemas read `seats_held` from: the annotation when present."""
+    annotated = getattr(event, "seats_held_annotation", None)
+    if annotated is not None:
+        return int(annotated)
+    return capacity.held_offer_count(event.pk, None)
+
+
+def viewer_is_staff_expression(user: AnyUser) -> Expression:
+    """True on rows of organisations the caller owns or staffs (they see hidden numbers)."""
+    if not is_authenticated(user):
+        return Value(False, output_field=BooleanField())
+    staff = OrganizationStaff.objects.filter(organization=OuterRef("organization_id"), user=user)
+    return ExpressionWrapper(
+        Q(organization__owner=user) | Q(Exists(staff)), output_field=BooleanField()
+    )
+
+
+def with_public_fields(events: QuerySet[Event], user: AnyUser) -> QuerySet[Event]:
+    """Everything `EventListItem` / `EventDetail` read, without a query per row."""
+    return (
+        events.select_related("organization", "venue")
+        .prefetch_related("ticket_tiers")
+        .annotate(
+            viewer_is_staff=viewer_is_staff_expression(user),
+            seats_held_annotation=held_seats_expression(),
+        )
+    )
+
+
+def list_public_events(
+    user: AnyUser,
+    *,
+    organization: str | None = None,
+    series: uuid.UUID | None = None,
+    start_after: datetime | None = None,
+    start_before: datetime | None = None,
+    status: str | None = None,
+) -> QuerySet[Event]:
+    """`GET /events`: visible events without the unlisted ones, soonest first.
+
+    Without `start_after` the list runs "from now on": events that have not ended yet,
+    so one in progress is still listed. With it, events starting at or after that
+    instant (the bounds form a half-open interval `[start_after, start_before)`).
+    Cancelled events stay in the list; their status says so.
+    """
+    events = visible_events(user).exclude(visibility=Event.Visibility.UNLISTED)
+    if organization is not None:
+        events = events.filter(organization__slug=organization)
+    if series is not None:
+        events = events.filter(event_series_id=series)
+    if start_after is not None:
+        events = events.filter(start__gte=start_after)
+    else:
+        events = events.filter(end__gte=timezone.now())
+    if start_before is not None:
+        events = events.filter(start__lt=start_before)
+    if status is not None:
+        events = events.filter(status=status)
+    return with_public_fields(events, user).order_by("start", "pk")
+
+
+def get_public_event(user: AnyUser, event_id: uuid.UUID) -> Event:
+    """`GET /events/{id}`: a visible event (unlisted ones too), else 404."""
+    event = with_public_fields(visible_events(user), user).filter(pk=event_id).first()
+    if event is None:
+        raise NotFound("Event not found.")
+    return event
+
+
+def get_participation_event(user: AnyUser, event_id: uuid.UUID) -> Event:
+    """The event an RSVP, a status check or a waitlist join acts on; 404 when invisible.
+
+    One exception, so the pipeline can say why: a blacklisted user asking about an event
+    that anyone, even an anonymous visitor, may see gets the event, and the Blacklist gate
+    answers `blacklisted`. A bare 404 would reveal nothing the public page does not, but
+    leave the person guessing. Everything else of that organisation stays a 404.
+    """
+    events = visible_events(user).select_related("organization", "venue")
+    event = events.filter(pk=event_id).first()
+    if event is None and is_authenticated(user):
+        event = (
+            visible_events(AnonymousUser())
+            .select_related("organization", "venue")
+            .filter(pk=event_id, organization__in=blacklisted_organizations(user))
+            .first()
+        )
+    if event is None:
+        raise NotFound("Event not found.")
+    return event
