@@ -36,11 +36,11 @@ def _patch(api: Any, event: Event, body: dict[str, Any]) -> Any:
 @pytest.mark.django_db
 class TestPatch:
     def test_only_the_fields_sent_change(self, api, event) -> None:
-        before = Event.objects.values().get(pk=event.pk)
+        before: dict[str, Any] = dict(Event.objects.values().get(pk=event.pk))
         response = _patch(api, event, {"name": "Renamed", "description": "New text"})
         assert response.status_code == 200, response.content
         assert response.json()["name"] == "Renamed"
-        after = Event.objects.values().get(pk=event.pk)
+        after: dict[str, Any] = dict(Event.objects.values().get(pk=event.pk))
         changed = {k for k in after if after[k] != before[k]}
         assert changed == {"name", "description", "updated_at"}
 
@@ -294,8 +294,8 @@ class TestDelete:
     @pytest.mark.parametrize("kind", ["yes_rsvp", "no_rsvp", "active_ticket", "cancelled_ticket"])
     def test_any_ticket_or_rsvp_makes_it_409(self, api, event, kind) -> None:
         if kind.endswith("rsvp"):
-            status = EventRSVP.Status.YES if kind == "yes_rsvp" else EventRSVP.Status.NO
-            EventRSVP.objects.create(event=event, user=event.organization.owner, status=status)
+            answer = EventRSVP.Status.YES if kind == "yes_rsvp" else EventRSVP.Status.NO
+            EventRSVP.objects.create(event=event, user=event.organization.owner, status=answer)
         else:
             tier = make_tier(event)
             status = Ticket.Status.ACTIVE if kind == "active_ticket" else Ticket.Status.CANCELLED
