@@ -1,0 +1,89 @@
+"""Forgotten passwords: a signed, single-use link by e-mail, then a new password.
+
+The request never reveals whether an account exists: the caller always gets 202, and
+only a real, active account receives a message. The token is Django's
+`default_token_generator`: it embeds the password hash and the last login, so it dies
+as soon as the password changes (single use) and after PASSWORD_RESET_TIMEOUT.
+"""
+
+import logging
+import smtplib
+
+from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+
+from accounts.errors import InvalidResetToken
+from accounts.models import User
+from accounts.service import tokens
+
+logger = logging.getLogger("encore.accounts")
+
+SUBJECT = "Reset your Encore password"
+
+
+def request_password_reset(email: str) -> None:
+    """Send a reset link if an active account with this address exists; else do nothing.
+
+    A mail server failure is logged, not raised: a 500 only for existing accounts would
+    tell a stranger which addresses are registered.
+    """
+    user = User.objects.filter(email__iexact=email.strip(), is_active=True).first()
+    if user is None or not user.has_usable_password():
+        return
+    message = _reset_message(user)
+    try:
+        message.send()
+    except (smtplib.SMTPException, OSError):
+        logger.exception("password reset e-mail could not be sent", extra={"user_id": str(user.pk)})
+
+
+def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
+    """Set the new password and end every session of the account (its refresh tokens)."""
+    user = _user_for_token(uid, token)
+    try:
+        validate_password(password, user=user)
+    except ValidationError as error:
+        raise ValidationError({"password": list(error.messages)}) from error
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password", "updated_at"])
+        tokens.revoke_all_refresh_tokens(user)
+    return user
+
+
+def reset_link(uid: str, token: str) -> str:
+    return f"{settings.FRONTEND_BASE_URL.rstrip('/')}/reset-password?uid={uid}&token={token}"
+
+
+def _reset_message(user: User) -> EmailMultiAlternatives:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    context = {"user": user, "link": reset_link(uid, token), "uid": uid, "token": token}
+    message = EmailMultiAlternatives(
+        subject=SUBJECT,
+        body=render_to_string("accounts/email/password_reset.txt", context),
+        to=[user.email],
+    )
+    message.attach_alternative(
+        render_to_string("accounts/email/password_reset.html", context), "text/html"
+    )
+    return message
+
+
+def _user_for_token(uid: str, token: str) -> User:
+    """The account the link was made for, if the link is still good; else 400 invalid_token."""
+    try:
+        user_pk = force_str(urlsafe_base64_decode(uid))
+        user = User.objects.filter(pk=user_pk, is_active=True).first()
+    except (ValueError, TypeError, OverflowError, ValidationError):
+        user = None
+    if user is None or not default_token_generator.check_token(user, token):
+        raise InvalidResetToken()
+    return user
