@@ -1,0 +1,38 @@
+"""The caller's own lists: GET /me/tickets, /me/rsvps, /me/waitlist (order: events.selectors.me)."""
+
+from django.db.models import QuerySet
+from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra.pagination import PaginatedResponseSchema, paginate
+from ninja_jwt.authentication import JWTAuth
+
+from accounts.models import User
+from common.api import Pagination
+from events.models import EventRSVP, Ticket
+from events.schema.me import MyRSVPSchema, MyTicketSchema, MyWaitlistEntrySchema
+from events.selectors import me as me_selectors
+
+
+@api_controller("/me", auth=JWTAuth(), tags=["me"])
+class MyListsController(ControllerBase):
+    @route.get("/tickets", response=PaginatedResponseSchema[MyTicketSchema])
+    @paginate(Pagination)
+    def my_tickets(self) -> QuerySet[Ticket]:
+        return me_selectors.my_tickets(self._caller())
+
+    @route.get("/rsvps", response=PaginatedResponseSchema[MyRSVPSchema])
+    @paginate(Pagination)
+    def my_rsvps(self) -> QuerySet[EventRSVP]:
+        return me_selectors.my_rsvps(self._caller())
+
+    @route.get("/waitlist", response=PaginatedResponseSchema[MyWaitlistEntrySchema])
+    @paginate(Pagination)
+    def my_waitlist(self) -> me_selectors.PositionedEntries:
+        return me_selectors.my_waitlist(self._caller())
+
+    def _caller(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+
+CONTROLLERS = [MyListsController]
