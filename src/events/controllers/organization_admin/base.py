@@ -1,0 +1,27 @@
+"""The base of every `/organization-admin/{slug}` controller.
+
+`_organization(slug, permission)` is the one door: 404 when the organisation is
+invisible to the caller, 403 without the permission (api.md conventions). Sub-objects
+are then fetched scoped to that organisation, so another organisation's id is a 404.
+"""
+
+from ninja_extra import ControllerBase
+
+from accounts.models import User
+from events.models import Organization
+from events.selectors.access import access_organization_admin, access_owner
+
+ADMIN_PREFIX = "/organization-admin"
+
+
+class OrganizationAdminController(ControllerBase):
+    def _caller(self) -> User:
+        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
+        assert isinstance(user, User)
+        return user
+
+    def _organization(self, slug: str, permission: str) -> Organization:
+        return access_organization_admin(self._caller(), slug, permission)
+
+    def _owned_organization(self, slug: str) -> Organization:
+        return access_owner(self._caller(), slug)

@@ -1,0 +1,55 @@
+"""An organisation's blacklist (`manage_members` for reading and writing)."""
+
+import uuid
+from typing import Any
+
+from django.db.models import QuerySet
+from ninja_extra import api_controller, route
+from ninja_extra.pagination import PaginatedResponseSchema, paginate
+from ninja_extra.throttling import throttle
+from ninja_jwt.authentication import JWTAuth
+
+from common.api import ErrorSchema, Pagination, WriteThrottle
+from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.models import Blacklist, StaffPermission
+from events.schema.organization import BlacklistCreateSchema, BlacklistSchema
+from events.selectors import organization as org_selectors
+from events.service import blacklist_service
+
+ERRORS: dict[int, Any] = {
+    400: ErrorSchema,
+    403: ErrorSchema,
+    404: ErrorSchema,
+    409: ErrorSchema,
+}
+
+
+@api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])
+class BlacklistController(OrganizationAdminController):
+    @route.get("/{slug}/blacklist", response=PaginatedResponseSchema[BlacklistSchema])
+    @paginate(Pagination)
+    def list_blacklist(self, slug: str) -> QuerySet[Blacklist]:
+        organization = self._organization(slug, StaffPermission.MANAGE_MEMBERS)
+        return org_selectors.list_blacklist(organization)
+
+    @route.post("/{slug}/blacklist", response={201: BlacklistSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def add_entry(self, slug: str, payload: BlacklistCreateSchema) -> tuple[int, Blacklist]:
+        organization = self._organization(slug, StaffPermission.MANAGE_MEMBERS)
+        user = org_selectors.user_from_input(payload.user_id) if payload.user_id else None
+        entry = blacklist_service.add_blacklist_entry(
+            organization, user=user, email=payload.email, reason=payload.reason
+        )
+        return 201, entry
+
+    @route.delete("/{slug}/blacklist/{entry_id}", response={204: None, **ERRORS})
+    @throttle(WriteThrottle)
+    def remove_entry(self, slug: str, entry_id: uuid.UUID) -> tuple[int, None]:
+        organization = self._organization(slug, StaffPermission.MANAGE_MEMBERS)
+        blacklist_service.remove_blacklist_entry(
+            org_selectors.get_blacklist_entry(organization, entry_id)
+        )
+        return 204, None
+
+
+CONTROLLERS = [BlacklistController]

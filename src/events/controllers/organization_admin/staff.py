@@ -1,0 +1,60 @@
+"""Staff of an organisation: anyone with `view_organization_details` lists them; only the
+owner adds, changes or removes them."""
+
+import uuid
+from typing import Any
+
+from django.db.models import QuerySet
+from ninja_extra import api_controller, route
+from ninja_extra.pagination import PaginatedResponseSchema, paginate
+from ninja_extra.throttling import throttle
+from ninja_jwt.authentication import JWTAuth
+
+from common.api import ErrorSchema, Pagination, WriteThrottle
+from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.models import OrganizationStaff, StaffPermission
+from events.schema.organization import StaffCreateSchema, StaffSchema, StaffUpdateSchema
+from events.selectors import organization as org_selectors
+from events.service import staff_service
+
+ERRORS: dict[int, Any] = {
+    400: ErrorSchema,
+    403: ErrorSchema,
+    404: ErrorSchema,
+    409: ErrorSchema,
+}
+
+
+@api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])
+class StaffController(OrganizationAdminController):
+    @route.get("/{slug}/staff", response=PaginatedResponseSchema[StaffSchema])
+    @paginate(Pagination)
+    def list_staff(self, slug: str) -> QuerySet[OrganizationStaff]:
+        organization = self._organization(slug, StaffPermission.VIEW_ORGANIZATION_DETAILS)
+        return org_selectors.list_staff(organization)
+
+    @route.post("/{slug}/staff", response={201: StaffSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def add_staff(self, slug: str, payload: StaffCreateSchema) -> tuple[int, OrganizationStaff]:
+        organization = self._owned_organization(slug)
+        user = org_selectors.user_from_input(payload.user_id)
+        staff = staff_service.add_staff(organization, user=user, permissions=payload.permissions)
+        return 201, staff
+
+    @route.patch("/{slug}/staff/{user_id}", response={200: StaffSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def update_staff(
+        self, slug: str, user_id: uuid.UUID, payload: StaffUpdateSchema
+    ) -> OrganizationStaff:
+        staff = org_selectors.get_staff_row(self._owned_organization(slug), user_id)
+        return staff_service.update_staff(staff, permissions=payload.permissions)
+
+    @route.delete("/{slug}/staff/{user_id}", response={204: None, **ERRORS})
+    @throttle(WriteThrottle)
+    def remove_staff(self, slug: str, user_id: uuid.UUID) -> tuple[int, None]:
+        staff = org_selectors.get_staff_row(self._owned_organization(slug), user_id)
+        staff_service.remove_staff(staff)
+        return 204, None
+
+
+CONTROLLERS = [StaffController]
