@@ -1,0 +1,105 @@
+"""RSVPs under contention, through the whole HTTP stack, on PostgreSQL row locks.
+
+Each thread is one person with their own JWT, their own `django.test.Client` and their
+own database connection (Django opens one per thread; each thread closes it at the end).
+A `threading.Barrier` releases them together. A 503 `busy` (lock wait timed out) is a
+legitimate answer the client is told to retry, so a thread retries it a few times.
+"""
+
+import threading
+import time
+from collections import Counter
+
+import pytest
+from django.db import connection
+from django.test import Client
+from ninja_jwt.tokens import RefreshToken
+
+from accounts.tests.factories import make_user
+from events.models import Event, EventRSVP
+from events.tests.attendance_builders import attendee_count, yes_count
+from events.tests.factories import fill_with_rsvps, make_event
+
+MAX_BUSY_RETRIES = 10
+
+
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _token(user) -> str:
+    return str(RefreshToken.for_user(user).access_token)
+
+
+def _race(paths_and_tokens: list[tuple[str, str]]) -> list[tuple[int, str | None]]:
+    """POST every (path, token) from its own thread, all released at once."""
+    barrier = threading.Barrier(len(paths_and_tokens))
+    outcomes: list[tuple[int, str | None]] = []
+    guard = threading.Lock()
+
+    def attempt(path: str, token: str) -> None:
+        client = Client(headers={"Authorization": f"Bearer {token}"})
+        outcome: tuple[int, str | None]
+        try:
+            barrier.wait()
+            for _ in range(MAX_BUSY_RETRIES):
+                response = client.post(path)
+                if response.status_code != 503:
+                    break
+                time.sleep(0.05)
+            outcome = (response.status_code, response.json().get("code"))
+        except Exception as exc:  # recorded, so a crash fails the assertions below
+            outcome = (0, repr(exc))
+        finally:
+            connection.close()
+        with guard:
+            outcomes.append(outcome)
+
+    threads = [threading.Thread(target=attempt, args=pair) for pair in paths_and_tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    return outcomes
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_fifty_people_racing_for_the_last_five_seats_never_oversell():
+    event = make_event(max_attendees=20, waitlist_open=True)
+    fill_with_rsvps(event, 15)
+    people = [make_user() for _ in range(50)]
+    path = f"/api/events/{event.pk}/rsvp/yes"
+
+    outcomes = _race([(path, _token(person)) for person in people])
+
+    assert Counter(status for status, _ in outcomes) == {200: 5, 409: 45}, outcomes
+    assert {code for status, code in outcomes if status == 409} == {"event_is_full"}
+    assert attendee_count(event) == yes_count(event) == event.effective_capacity == 20
+    winners = EventRSVP.objects.filter(event=event, user__in=people, status="yes").count()
+    assert winners == 5
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_seats_freed_during_a_rush_are_counted_exactly_once():
+    """Attendees leaving while newcomers push in: the count always matches the YES rows."""
+    event = make_event(max_attendees=10)
+    attendees = fill_with_rsvps(event, 10)
+    leavers = attendees[:5]
+    newcomers = [make_user() for _ in range(25)]
+    calls = [(f"/api/events/{event.pk}/rsvp/no", _token(person)) for person in leavers] + [
+        (f"/api/events/{event.pk}/rsvp/yes", _token(person)) for person in newcomers
+    ]
+
+    outcomes = _race(calls)
+
+    statuses = Counter(status for status, _ in outcomes)
+    assert set(statuses) <= {200, 409}, outcomes
+    won = statuses[200] - len(leavers)
+    assert 0 <= won <= 5
+    assert statuses[409] == len(newcomers) - won
+    fresh = Event.objects.get(pk=event.pk)
+    assert fresh.attendee_count == yes_count(event) == 5 + won <= 10
