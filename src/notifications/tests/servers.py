@@ -127,7 +127,9 @@ def run_bot_api_stub() -> Iterator[BotApiStub]:
             return
 
     stub.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=stub.server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=stub.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield stub
