@@ -13,8 +13,8 @@ from collections import Counter
 import pytest
 from django.db import connection
 from django.test import Client
-from ninja_jwt.tokens import RefreshToken
 
+from accounts.service.tokens import issue_token_pair
 from accounts.tests.factories import make_user
 from events.models import Event, EventRSVP
 from events.tests.attendance_builders import attendee_count, yes_count
@@ -29,7 +29,7 @@ def _fast_hashing(settings):
 
 
 def _token(user) -> str:
-    return str(RefreshToken.for_user(user).access_token)
+    return issue_token_pair(user).access
 
 
 def _race(paths_and_tokens: list[tuple[str, str]]) -> list[tuple[int, str | None]]:
