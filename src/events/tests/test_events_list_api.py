@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db.models import IntegerField, Value
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
@@ -244,6 +245,22 @@ class TestHiddenNumbers:
             3,
         )
         assert item["seats_held"] == 0
+
+    def test_seats_held_is_read_from_the_page_query_annotation(
+        self, api, monkeypatch, django_assert_num_queries
+    ):
+        """The seam for the advanced waitlist: one annotation, no query per item."""
+        monkeypatch.setattr(
+            "events.selectors.event.held_seats_expression",
+            lambda: Value(3, output_field=IntegerField()),
+        )
+        for _ in range(3):
+            make_event(max_attendees=10)
+
+        with django_assert_num_queries(3):
+            items = api(None).get("/events").json()["results"]
+
+        assert [item["seats_held"] for item in items] == [3, 3, 3]
 
     def test_show_capacity_false_hides_capacity_from_everyone_but_staff(self, api):
         org = make_org()
