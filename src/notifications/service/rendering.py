@@ -69,9 +69,11 @@ def render_telegram(notification_type: str, context: Mapping[str, Any], user: Us
 
 
 def user_language(user: User) -> str:
-    """The user's language when Encore speaks it, else the site default."""
-    known = {code for code, _name in settings.LANGUAGES}
-    return user.language if user.language in known else settings.LANGUAGE_CODE
+    """The user's language when Encore speaks it ("de-at" → "de"), else the site default."""
+    try:
+        return translation.get_supported_language_variant(user.language or "")
+    except LookupError:
+        return str(settings.LANGUAGE_CODE)
 
 
 @lru_cache(maxsize=1)

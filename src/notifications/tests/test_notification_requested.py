@@ -112,6 +112,13 @@ class TestStoring:
         assert notification.title == "Ein Platz bei Rock & Roll Night ist frei geworden"
         assert "Sichere ihn dir vor Mon 2 Mar 2026, 18:30 CET" in notification.body
 
+    def test_a_regional_variant_uses_its_base_language(self) -> None:
+        austrian = make_user(language="de-at")
+
+        notification = notify(austrian, "event_cancelled", event_context())
+
+        assert notification.title == "Abgesagt: Rock & Roll Night"
+
     def test_an_unknown_language_falls_back_to_english(self) -> None:
         klingon = make_user(language="tlh")
 
