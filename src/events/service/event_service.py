@@ -75,6 +75,8 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     Event.Status.CLOSED: frozenset({Event.Status.OPEN, Event.Status.CANCELLED}),
     Event.Status.CANCELLED: frozenset({Event.Status.DRAFT, Event.Status.OPEN}),
 }
+#: Waitlist settings whose change may allow a batch at once (seed-tables.md trigger sites).
+BATCH_SETTINGS = ("waitlist_time_window", "waitlist_batch_size", "waitlist_cutoff_date")
 #: Changes that attendees hear about (`event_updated`).
 NOTIFIED_FIELDS = ("start", "end", "venue_id")
 SLUG_BASE_MAX = 190  # leaves room for "-YYYY-MM-DD-xxxxxx" in the 220-character column
@@ -161,7 +163,8 @@ def _suffixed(slug: str) -> str:
 def update_event(event: Event, data: Mapping[str, Any]) -> Event:
     """Apply the PATCH fields that were sent, under the Event lock.
 
-    A capacity increase enqueues waitlist processing; a changed series occurrence is
+    A capacity increase (or waitlist settings that may allow a batch now) enqueues
+    waitlist processing; a changed series occurrence is
     marked `is_modified`; start/end/venue changes notify attendees (on commit); turning
     the waitlist off revokes pending offers.
     """
@@ -183,7 +186,9 @@ def update_event(event: Event, data: Mapping[str, Any]) -> Event:
             locked.is_modified = True
             changed.append("is_modified")
         locked.save(update_fields=[*changed, "updated_at"])
-        _after_update(locked, changed, old_capacity, was_waitlist_open)
+        _after_update(
+            locked, changed, old_capacity=old_capacity, was_waitlist_open=was_waitlist_open
+        )
     return locked
 
 
@@ -210,9 +215,16 @@ def _apply_update(event: Event, fields: dict[str, Any]) -> None:
 
 
 def _after_update(
-    event: Event, changed: list[str], old_capacity: int, was_waitlist_open: bool
+    event: Event, changed: list[str], *, old_capacity: int, was_waitlist_open: bool
 ) -> None:
-    if _capacity_grew(old_capacity, event.effective_capacity):
+    """Trigger sites of seed-tables.md: new seats, or waitlist settings that may allow a
+    batch now (queue reopened; window, batch size or cutoff changed) → one processing pass."""
+    reopened = event.waitlist_open and not was_waitlist_open
+    if (
+        _capacity_grew(old_capacity, event.effective_capacity)
+        or reopened
+        or any(name in changed for name in BATCH_SETTINGS)
+    ):
         waitlist_service.enqueue_waitlist_processing(event.pk)
     if was_waitlist_open and not event.waitlist_open:
         _revoke_pending_offers_on_waitlist_close(event)

@@ -196,6 +196,37 @@ class TestCapacityIncrease:
             _patch(api, event, {"venue_id": str(big.pk)})
         assert dispatched.event_ids == []
 
+    @pytest.mark.parametrize(
+        "body",
+        [
+            {"waitlist_open": True},
+            {"waitlist_time_window": "PT3H"},
+            {"waitlist_batch_size": 4},
+            {"waitlist_time_window": "PT2H", "waitlist_cutoff_date": "2000-01-01T00:00:00Z"},
+        ],
+        ids=["reopened", "window", "batch-size", "cutoff"],
+    )
+    def test_waitlist_settings_that_may_allow_a_batch_enqueue_processing(
+        self, api, dispatched, django_capture_on_commit_callbacks, body
+    ) -> None:
+        event = quick_event(quick_org(), max_attendees=10, waitlist_open=False)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert _patch(api, event, body).status_code == 200
+        assert dispatched.event_ids == [event.pk]
+
+    @pytest.mark.parametrize(
+        "body",
+        [{"waitlist_open": False}, {"waitlist_lottery_mode": True}, {"name": "Other"}],
+        ids=["closed", "lottery", "name"],
+    )
+    def test_other_edits_enqueue_nothing(
+        self, api, dispatched, django_capture_on_commit_callbacks, body
+    ) -> None:
+        event = quick_event(quick_org(), max_attendees=10, waitlist_open=True)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert _patch(api, event, body).status_code == 200
+        assert dispatched.event_ids == []
+
     def test_a_refused_edit_enqueues_nothing(
         self, api, event, dispatched, django_capture_on_commit_callbacks
     ) -> None:
