@@ -11,6 +11,7 @@ from accounts.tests.factories import make_user
 from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, Invitation, Ticket
 from events.service import cancellation_service
+from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.service.batch_ticket_service.capacity import assert_event_capacity
 from events.service.locks import lock_event, lock_tiers
 from events.tests.factories import fill_with_tickets, make_staff, make_tier
@@ -394,3 +395,16 @@ def test_anonymous_checkout_is_401(api):
     tier = free_tier(event)
 
     assert api(None).post(f"/events/{event.pk}/checkout", cart((tier, 1))).status_code == 401
+
+
+def test_checkout_query_count_is_fixed_per_tier(django_assert_num_queries, user):
+    """2 gate prefetch + savepoint/release + lock event + lock tiers + held tickets +
+    invitation + (insert + quantity_sold) per tier + attendee_count + leave the queue."""
+    event = ticketed_event(max_attendees=10)
+    first, second = free_tier(event), offline_tier(event)
+    items = [CartItem(first.pk, 2), CartItem(second.pk, 1)]
+
+    with django_assert_num_queries(14):
+        BatchTicketService(event, user).create_batch(items)
+
+    assert_counters_true(event)
