@@ -340,6 +340,8 @@ def _apply_fields(event: Event, fields: Mapping[str, Any]) -> None:
             event.venue = _venue_of(event.organization, value)
         elif name == "visibility_settings":
             event.visibility_settings = _merged_visibility_settings(event, value)
+        elif name == "name" and isinstance(value, str):
+            event.name = value.strip()  # a blank name is then refused by full_clean
         else:
             setattr(event, name, value)
 

@@ -165,6 +165,7 @@ BAD_BODIES_400 = [
         id="check-in-ends-before-it-starts",
     ),
     pytest.param({"slug": "not a slug!"}, "slug", id="invalid-slug"),
+    pytest.param({"name": "   "}, "name", id="blank-name"),
 ]
 
 BAD_BODIES_422 = [
