@@ -47,7 +47,7 @@ class ApiClient:
         self.user = user
         self.headers: dict[str, str] = {}
         if user is not None:
-            token = RefreshToken.for_user(user)
+            token = RefreshToken.for_user(user)  # type: ignore[misc]
             self.headers["Authorization"] = f"Bearer {token.access_token}"
 
     def _call(self, method: str, path: str, data: Any = None, **params: Any) -> Any:

@@ -44,7 +44,7 @@ class User(TimeStampedModel, AbstractBaseUser, PermissionsMixin):
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS = []  # noqa: RUF012
+    REQUIRED_FIELDS = []
 
     class Meta:
         ordering = ["email"]

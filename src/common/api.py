@@ -17,6 +17,7 @@ from ninja import Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja_extra import NinjaExtraAPI
+from ninja_extra.exceptions import APIException
 from ninja_extra.pagination import PageNumberPaginationExtra
 from ninja_extra.throttling import UserRateThrottle
 from ninja_jwt.exceptions import AuthenticationFailed, InvalidToken
@@ -145,6 +146,7 @@ MAPPED_EXCEPTIONS: tuple[type[Exception], ...] = (
     Http404,
     ObjectDoesNotExist,
     HttpError,
+    APIException,  # ninja-extra registers its own handler for these; ours must win
     OperationalError,
 )
 

@@ -25,7 +25,7 @@ def _modules() -> Iterator[tuple[str, Path]]:
 
 def _imports(path: Path, *, top_level_only: bool) -> set[str]:
     tree = ast.parse(path.read_text())
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    nodes: list[ast.AST] = list(tree.body) if top_level_only else list(ast.walk(tree))
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Import):

@@ -1,6 +1,7 @@
 import pytest
 from django.apps import apps
 from django.contrib import admin
+from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
@@ -8,7 +9,7 @@ from accounts.tests.factories import make_user
 from events.tests.factories import make_event
 
 
-def _project_models() -> list[type]:
+def _project_models() -> list[type[Model]]:
     return [
         m for m in apps.get_models() if m._meta.app_label in {"accounts", "events", "notifications"}
     ]

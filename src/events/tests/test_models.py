@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from accounts.models import User
 from events.models import Event, EventWaitList, Venue
 from events.tests.factories import make_event, make_org
 
@@ -33,7 +34,9 @@ class TestEffectiveCapacity:
         ("max_attendees", "venue_capacity", "expected"),
         [(0, None, 0), (10, None, 10), (0, 8, 8), (10, 8, 8), (5, 8, 5), (10, 0, 10)],
     )
-    def test_smallest_non_empty_limit_wins(self, max_attendees: int, venue_capacity: int | None, expected: int) -> None:
+    def test_smallest_non_empty_limit_wins(
+        self, max_attendees: int, venue_capacity: int | None, expected: int
+    ) -> None:
         org = make_org()
         venue = Venue.objects.create(organization=org, name="Hall", capacity=venue_capacity)
         event = make_event(org, max_attendees=max_attendees, venue=venue)
@@ -56,11 +59,15 @@ class TestEventClean:
 
     def test_cutoff_without_window_is_refused(self) -> None:
         event = make_event()
-        assert "waitlist_cutoff_date" in self._errors(event, waitlist_cutoff_date=event.start - timedelta(hours=2))
+        assert "waitlist_cutoff_date" in self._errors(
+            event, waitlist_cutoff_date=event.start - timedelta(hours=2)
+        )
 
     def test_cutoff_at_start_is_refused(self) -> None:
         event = make_event()
-        errors = self._errors(event, waitlist_time_window=timedelta(hours=2), waitlist_cutoff_date=event.start)
+        errors = self._errors(
+            event, waitlist_time_window=timedelta(hours=2), waitlist_cutoff_date=event.start
+        )
         assert "waitlist_cutoff_date" in errors
 
     def test_end_before_start_is_refused(self) -> None:
@@ -83,7 +90,7 @@ class TestDatabaseConstraints:
         with pytest.raises(IntegrityError), transaction.atomic():
             make_event(is_template=True, status=Event.Status.OPEN)
 
-    def test_one_waitlist_entry_per_event_and_user(self, user: object) -> None:
+    def test_one_waitlist_entry_per_event_and_user(self, user: User) -> None:
         event = make_event()
         EventWaitList.objects.create(event=event, user=user)
         with pytest.raises(IntegrityError), transaction.atomic():
