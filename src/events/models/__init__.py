@@ -13,7 +13,7 @@ from events.models.organization import (
 from events.models.rsvp import EventRSVP
 from events.models.ticket import Ticket, TicketTier
 from events.models.venue import Venue
-from events.models.waitlist import EventWaitList
+from events.models.waitlist import EventWaitList, WaitlistOffer
 
 __all__ = [
     "Blacklist",
@@ -32,4 +32,5 @@ __all__ = [
     "Ticket",
     "TicketTier",
     "Venue",
+    "WaitlistOffer",
 ]
