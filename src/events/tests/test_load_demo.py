@@ -10,11 +10,6 @@ from events.models import Event, EventRSVP, Organization, OrganizationStaff, Tic
 DEMO_MODELS = (User, Organization, OrganizationStaff, Event, TicketTier, EventRSVP, Ticket)
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def load_demo() -> str:
     out = StringIO()
     call_command("load_demo", stdout=out)
