@@ -5,11 +5,14 @@ the Event lock and keep `attendee_count` true, so nothing in the admin bypasses 
 capacity check.
 """
 
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from common.errors import EncoreError
 from events.models import (
     Blacklist,
     Event,
@@ -26,7 +29,9 @@ from events.models import (
     Ticket,
     TicketTier,
     Venue,
+    WaitlistOffer,
 )
+from events.service import waitlist_service
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -169,3 +174,53 @@ class EventWaitListAdmin(ReadOnlyAdmin):
 class InvitationAdmin(admin.ModelAdmin):
     list_display = ["user", "event", "overrides_max_attendees", "created_at"]
     search_fields = ["user__email", "event__name"]
+
+
+@admin.register(WaitlistOffer)
+class WaitlistOfferAdmin(ReadOnlyAdmin):
+    """Read-only; revoke and reactivate go through the services' locked capacity checks."""
+
+    list_display = [
+        "user",
+        "event",
+        "status",
+        "expires_at",
+        "is_cutoff_batch",
+        "revoked_reason",
+        "created_at",
+    ]
+    list_filter = ["status", "is_cutoff_batch", "revoked_reason"]
+    search_fields = ["user__email", "event__name"]
+    actions = ["revoke_offers", "reactivate_offers"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Revoke the selected pending offers")
+    def revoke_offers(self, request: HttpRequest, queryset: QuerySet[WaitlistOffer]) -> None:
+        self._apply(
+            request, queryset, lambda offer: waitlist_service.revoke_offer(offer.event_id, offer.pk)
+        )
+
+    @admin.action(description="Reactivate the selected expired or revoked offers")
+    def reactivate_offers(self, request: HttpRequest, queryset: QuerySet[WaitlistOffer]) -> None:
+        self._apply(
+            request,
+            queryset,
+            lambda offer: waitlist_service.reactivate_admin_offer(offer.event_id, offer.pk),
+        )
+
+    def _apply(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[WaitlistOffer],
+        action: Callable[[WaitlistOffer], object],
+    ) -> None:
+        done = 0
+        for offer in list(queryset):
+            try:
+                action(offer)
+                done += 1
+            except EncoreError as error:
+                self.message_user(request, f"{offer}: {error.detail}", level=messages.WARNING)
+        self.message_user(request, f"{done} offer(s) updated.")

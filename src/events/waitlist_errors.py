@@ -16,3 +16,27 @@ class AlreadyAttending(Conflict):
 class CapacityAvailable(Conflict):
     default_code = "capacity_available"
     default_detail = "There is room at this event: register instead of joining the waitlist."
+
+
+class PendingOfferExists(Conflict):
+    default_code = "pending_offer_exists"
+    default_detail = "This user already holds a pending offer for this event."
+
+
+class OfferWouldOvercommit(Conflict):
+    """Seed 000's ValueError("capacity") of the admin overrides, as a 409."""
+
+    default_code = "capacity"
+    default_detail = "Offering this seat would overcommit the event: revoke a pending offer first."
+
+
+class NotOnWaitlist(Conflict):
+    default_code = "not_on_waitlist"
+    default_detail = "The user is no longer on the waitlist of this event."
+
+
+class OffersNotApplicable(Conflict):
+    default_code = "offers_not_applicable"
+    default_detail = (
+        "Offers are issued only for open, future events with a capacity and an open waitlist."
+    )

@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='eventwaitlist',
-            index=models.Index(models.F('event'), models.OrderBy(models.F('last_offer_expired_at'), nulls_first=True), models.F('created_at'), models.F('id'), name='waitlist_selection_order'),
+            index=models.Index(fields=['event', 'last_offer_expired_at', 'created_at', 'id'], name='waitlist_selection_order'),
         ),
         migrations.AddField(
             model_name='waitlistoffer',

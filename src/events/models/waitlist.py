@@ -27,11 +27,9 @@ class EventWaitList(TimeStampedModel):
             models.UniqueConstraint(fields=["event", "user"], name="unique_waitlist_entry")
         ]
         indexes = [
+            # Serves "never rotated, FIFO" (last_offer_expired_at IS NULL) as an index range.
             models.Index(
-                models.F("event"),
-                models.F("last_offer_expired_at").asc(nulls_first=True),
-                models.F("created_at"),
-                models.F("id"),
+                fields=["event", "last_offer_expired_at", "created_at", "id"],
                 name="waitlist_selection_order",
             )
         ]

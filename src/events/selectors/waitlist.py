@@ -1,20 +1,151 @@
-"""Reads about the waitlist queue."""
+"""Reads about the waitlist: who is next, where each member stands, what is held.
+
+Selection order (seed-tables "Rotation"): members who never let an offer lapse come
+first, FIFO by join time (id breaks ties); members whose offer expired follow, ordered
+by when it expired. Users holding a PENDING offer, or soft-skipped by an organiser's
+revoke, are not selectable. `waitlist_position` is the 1-based rank in that order among
+members without a live offer; null while the user holds one.
+"""
 
 import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from events.models import EventWaitList
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Min,
+    OrderBy,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
+
+from events.models import EventWaitList, WaitlistOffer
+
+PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
+REVOKED = WaitlistOffer.WaitlistOfferStatus.REVOKED
+#: Stands in for "never expired" when comparing rotation keys: earlier than any real expiry.
+NEVER_ROTATED = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def queue_position(event_id: uuid.UUID, user_id: uuid.UUID) -> int | None:
-    """1-based FIFO position of the user in the event's queue, or None when not queued."""
-    entry = (
+def live_offers(now: datetime) -> QuerySet[WaitlistOffer]:
+    """Offers that hold a seat or a claim right now: PENDING and not yet past `expires_at`."""
+    return WaitlistOffer.objects.filter(status=PENDING, expires_at__gt=now)
+
+
+def held_offers(event_id: uuid.UUID, now: datetime) -> QuerySet[WaitlistOffer]:
+    """Live offers that reserve a seat: cutoff offers never do (seed 000)."""
+    return live_offers(now).filter(event_id=event_id, is_cutoff_batch=False)
+
+
+def selection_order() -> list[OrderBy | str]:
+    return [F("last_offer_expired_at").asc(nulls_first=True), "created_at", "id"]
+
+
+def selectable_entries(event_id: uuid.UUID) -> QuerySet[EventWaitList]:
+    """Queue members who may receive a new offer, in selection order.
+
+    Callers that need only the head should take `never_rotated` first: its range
+    (`last_offer_expired_at IS NULL`, FIFO) is read straight off the index.
+    """
+    mine = WaitlistOffer.objects.filter(event_id=event_id, user_id=OuterRef("user_id"))
+    blocked = mine.filter(
+        Q(status=PENDING) | Q(status=REVOKED, revoked_reason=WaitlistOffer.RevokedReason.ORGANIZER)
+    )
+    return (
+        EventWaitList.objects.filter(event_id=event_id)
+        .exclude(Exists(blocked))
+        .order_by(*selection_order())
+    )
+
+
+def take_in_selection_order(queue: QuerySet[EventWaitList], size: int | None) -> list[uuid.UUID]:
+    """User ids of the first `size` members (all when None): never-rotated FIFO, then rotated."""
+    head = list(
+        queue.filter(last_offer_expired_at__isnull=True).values_list("user_id", flat=True)[:size]
+    )
+    if size is not None and len(head) >= size:
+        return head
+    rest = None if size is None else size - len(head)
+    rotated = queue.filter(last_offer_expired_at__isnull=False).values_list("user_id", flat=True)[
+        :rest
+    ]
+    return head + list(rotated)
+
+
+def lottery_order() -> list[OrderBy | str]:
+    """Never-rotated members first, drawn at random; rotated ones only when those run out."""
+    bucket = Case(When(last_offer_expired_at__isnull=True, then=Value(0)), default=Value(1))
+    return [bucket.asc(), "?"]  # type: ignore[list-item]
+
+
+def _rotation_key(field: str | OuterRef) -> Coalesce:
+    source = field if isinstance(field, OuterRef) else F(field)
+    return Coalesce(source, Value(NEVER_ROTATED))
+
+
+def _holds_live_offer(now: datetime) -> Exists:
+    """For EventWaitList rows of the query it is used in: does that member hold a live offer?"""
+    return Exists(
+        live_offers(now).filter(event_id=OuterRef("event_id"), user_id=OuterRef("user_id"))
+    )
+
+
+def position_expression(now: datetime) -> Case:
+    """Annotation for EventWaitList rows: their `waitlist_position` (None with a live offer)."""
+    my_key = _rotation_key(OuterRef("last_offer_expired_at"))
+    ahead = (
+        EventWaitList.objects.filter(event_id=OuterRef("event_id"))
+        .annotate(key=_rotation_key("last_offer_expired_at"))
+        .filter(
+            Q(key__lt=my_key)
+            | Q(key=my_key, created_at__lt=OuterRef("created_at"))
+            | Q(key=my_key, created_at=OuterRef("created_at"), id__lt=OuterRef("id"))
+        )
+        .exclude(_holds_live_offer(now))
+        .order_by()
+        .values("event_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Case(
+        When(_holds_live_offer(now), then=Value(None)),
+        default=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1,
+        output_field=IntegerField(),
+    )
+
+
+@dataclass(frozen=True)
+class QueueStanding:
+    """Where a user stands in an event's queue."""
+
+    on_waitlist: bool = False
+    position: int | None = None  # None also while the user holds a live offer
+
+
+def queue_standing(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> QueueStanding:
+    row = (
         EventWaitList.objects.filter(event_id=event_id, user_id=user_id)
-        .values("created_at")
+        .annotate(position=position_expression(now))
+        .values("position")
         .first()
     )
-    if entry is None:
-        return None
-    return (
-        EventWaitList.objects.filter(event_id=event_id, created_at__lt=entry["created_at"]).count()
-        + 1
-    )
+    return QueueStanding() if row is None else QueueStanding(True, row["position"])
+
+
+def queue_position(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> int | None:
+    """1-based position in the event's queue; None when not queued or holding a live offer."""
+    return queue_standing(event_id, user_id, now).position
+
+
+def next_batch_at(event_id: uuid.UUID, now: datetime) -> datetime | None:
+    """Earliest expiry among the seats currently held: when the next batch may go out."""
+    return held_offers(event_id, now).aggregate(first=Min("expires_at"))["first"]

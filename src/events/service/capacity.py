@@ -9,7 +9,10 @@ effective capacity of 0 means unlimited.
 import uuid
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from events.models import Event
+from events.selectors import waitlist as waitlist_selectors
 
 
 @dataclass(frozen=True)
@@ -51,13 +54,15 @@ class SeatState:
 
 
 def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -> int:
-    """Live, non-cutoff waitlist offers of other users for this event.
+    """Live, non-cutoff waitlist offers of other users for this event (one COUNT).
 
-    The seam for the advanced waitlist (issue 4): offers do not exist yet, so nothing is
-    held. The gate gets the same number from `EligibilityService`'s prefetch.
+    The caller's own offer is a seat reserved *for* them, so it is netted out; a cutoff
+    offer never reserves, so nobody's cutoff offer counts (seed 000, domain.md fix).
     """
-    del event_id, excluding_user_id
-    return 0
+    held = waitlist_selectors.held_offers(event_id, timezone.now())
+    if excluding_user_id is not None:
+        held = held.exclude(user_id=excluding_user_id)
+    return held.count()
 
 
 def locked_seat_state(event: Event, user_id: uuid.UUID | None) -> SeatState:

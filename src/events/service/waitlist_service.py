@@ -1,42 +1,421 @@
-"""The waitlist: the legacy queue now, the advanced offer flow of seed 000 in issue 4.
+"""The waitlist of seed 000: the queue, batched time-limited offers, and their lifecycle.
 
-`enqueue_waitlist_processing(event_id)` is called by every path that frees capacity
-(seed-tables.md, "Trigger sites"). Until the offer processor exists it only records
-the trigger, so the call sites are already in place and tested.
+Every writer here locks the Event row first (domain.md lock order), then the offer rows;
+side effects (processing passes, notifications) leave on commit. The entry points:
 
-`join_waitlist` / `leave_waitlist` are the user's own door to the queue. Both lock the
-Event row first (domain.md lock order), so a join never interleaves with the same
-user's registration (which removes the queue entry under that lock) and a leave can
-later expire the user's offer under the lock it needs.
+- `enqueue_waitlist_processing(event_id)`: called by every path that may free a seat.
+- `process_waitlist_for_event(event_id)`: the single place batches are created.
+- `create_admin_offer`, `reactivate_admin_offer`, `revoke_offer`: organiser overrides.
+- `revoke_pending_offers(event, reason)`: closing the waitlist, cancelling the event.
+- `claim_offer_for_registration(event, user_id)`: the claim hook of RSVPs and tickets.
+- `expire_waitlist_offers()` / `nudge_open_waitlists()`: the hourly jobs.
+- `join_waitlist` / `leave_waitlist`: the user's own door to the queue.
 """
 
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Literal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 
 from accounts.models import User
+from common.errors import InvalidInput, NotFound
 from events.errors import EligibilityRefused
-from events.models import Event, EventWaitList
-from events.selectors.waitlist import queue_position
+from events.models import Event, EventWaitList, WaitlistOffer
+from events.selectors import waitlist as waitlist_selectors
 from events.service.event_manager.enums import CAPACITY_REASON_CODES
 from events.service.event_manager.service import EligibilityService
 from events.service.locks import lock_event
-from events.waitlist_errors import AlreadyAttending, CapacityAvailable, WaitlistClosed
+from events.waitlist_errors import (
+    AlreadyAttending,
+    CapacityAvailable,
+    NotOnWaitlist,
+    OffersNotApplicable,
+    OfferWouldOvercommit,
+    PendingOfferExists,
+    WaitlistClosed,
+)
 
 logger = logging.getLogger("encore.waitlist")
 
+Status = WaitlistOffer.WaitlistOfferStatus
+Reason = WaitlistOffer.RevokedReason
+ProcessingStatus = Literal[
+    "disabled", "no_spots", "cutoff_already_processed", "no_eligible_users", "ok"
+]
 
+
+# -- triggering ----------------------------------------------------------------------------
 def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
-    """Schedule one processing pass for the event once the surrounding transaction commits."""
-    transaction.on_commit(lambda: _dispatch(event_id))
+    """Schedule one processing pass once the surrounding transaction commits.
+
+    Safe to call several times and from any path: the processor is idempotent. Outside a
+    transaction it dispatches at once (Django's on_commit), which the hourly jobs rely on.
+    A broker outage is logged, never raised: the hourly nudge recovers the lost pass.
+    """
+    transaction.on_commit(lambda: _dispatch(event_id), robust=True)
 
 
 def _dispatch(event_id: uuid.UUID) -> None:
-    # Issue 4 replaces this with events.process_waitlist_for_event.delay(event_id).
-    logger.info("waitlist processing requested", extra={"event_id": str(event_id)})
+    from events.tasks import process_waitlist_for_event_task
+
+    try:
+        process_waitlist_for_event_task.delay(str(event_id))
+    except Exception:  # the broker is down: the hourly nudge will catch up
+        logger.exception("could not enqueue waitlist processing", extra={"event_id": str(event_id)})
+
+
+# -- processing ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WaitlistProcessingResult:
+    status: ProcessingStatus
+    offers_created: int = 0
+    batch_id: uuid.UUID | None = None
+    is_cutoff_batch: bool = False
+
+
+def offers_are_useful(event: Event, now: datetime) -> bool:
+    """Offers go only to open, future events with a capacity, whose active queue is open."""
+    return (
+        event.waitlist_open
+        and event.waitlist_time_window is not None
+        and event.status == Event.Status.OPEN
+        and event.start > now
+        and event.effective_capacity > 0
+    )
+
+
+def latest_deadline(event: Event) -> datetime:
+    """An offer is useless once the event starts or, for RSVP events, RSVPs close."""
+    if event.rsvp_before is not None and not event.requires_ticket:
+        return min(event.start, event.rsvp_before)
+    return event.start
+
+
+def offer_deadline(event: Event, now: datetime) -> datetime:
+    """min(now + window, event.start, rsvp_before) (seed-tables "Deadlines")."""
+    window = event.waitlist_time_window or timedelta(0)
+    return min(now + window, latest_deadline(event))
+
+
+@transaction.atomic
+def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
+    """Create the next batch of offers for the event if seats are free (seed 000 flowchart).
+
+    Serialised per event by the Event row lock, so concurrent passes create one batch.
+    """
+    try:
+        event = lock_event(event_id)
+    except Event.DoesNotExist:
+        return WaitlistProcessingResult("disabled")
+    now = timezone.now()
+    if not offers_are_useful(event, now):
+        return WaitlistProcessingResult("disabled")
+    held = waitlist_selectors.held_offers(event.pk, now).count()
+    available = event.effective_capacity - event.attendee_count - held
+    if available <= 0:
+        return WaitlistProcessingResult("no_spots")
+    if event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date:
+        return _create_cutoff_batch(event, now)
+    size = (
+        available if event.waitlist_batch_size == 0 else min(event.waitlist_batch_size, available)
+    )
+    return _create_batch(
+        event, _select_users(event, size), offer_deadline(event, now), cutoff=False
+    )
+
+
+def _select_users(event: Event, size: int) -> list[uuid.UUID]:
+    """The next `size` members: FIFO head (rotation applied) or a lottery drawn in the database."""
+    queue = waitlist_selectors.selectable_entries(event.pk)
+    if event.waitlist_lottery_mode:
+        drawn = queue.order_by(*waitlist_selectors.lottery_order())
+        return list(drawn.values_list("user_id", flat=True)[:size])
+    return waitlist_selectors.take_in_selection_order(queue, size)
+
+
+def _create_cutoff_batch(event: Event, now: datetime) -> WaitlistProcessingResult:
+    """One all-hands batch after the cutoff, expiring at the start; it reserves nothing."""
+    if WaitlistOffer.objects.filter(event=event, is_cutoff_batch=True).exists():
+        return WaitlistProcessingResult("cutoff_already_processed")
+    users = waitlist_selectors.take_in_selection_order(
+        waitlist_selectors.selectable_entries(event.pk), None
+    )
+    return _create_batch(event, users, event.start, cutoff=True)
+
+
+def _create_batch(
+    event: Event, user_ids: list[uuid.UUID], expires_at: datetime, *, cutoff: bool
+) -> WaitlistProcessingResult:
+    if not user_ids:
+        return WaitlistProcessingResult("no_eligible_users")
+    batch_id = uuid.uuid4()
+    offers = WaitlistOffer.objects.bulk_create(
+        WaitlistOffer(
+            event=event,
+            user_id=user_id,
+            expires_at=expires_at,
+            batch_id=batch_id,
+            is_cutoff_batch=cutoff,
+        )
+        for user_id in user_ids
+    )
+    _notify_offers_on_commit([offer.pk for offer in offers])
+    logger.info(
+        "waitlist batch created",
+        extra={
+            "event_id": str(event.pk),
+            "batch_id": str(batch_id),
+            "offers": len(offers),
+            "cutoff": cutoff,
+        },
+    )
+    return WaitlistProcessingResult("ok", len(offers), batch_id, cutoff)
+
+
+def _notify_offers_on_commit(offer_ids: list[uuid.UUID]) -> None:
+    """One notification task per offer, after commit (never for a rolled-back batch)."""
+
+    def dispatch() -> None:
+        from events.tasks import send_waitlist_offer_notification_task
+
+        for offer_id in offer_ids:
+            try:
+                send_waitlist_offer_notification_task.delay(str(offer_id))
+            except Exception:  # a notification glitch never undoes a batch
+                logger.exception(
+                    "could not enqueue offer notification", extra={"offer_id": str(offer_id)}
+                )
+
+    transaction.on_commit(dispatch, robust=True)
+
+
+# -- organiser overrides -------------------------------------------------------------------
+def _validated_deadline(event: Event, now: datetime, expires_at: datetime | None) -> datetime:
+    """Admin `expires_at`: defaults to now + window; must be future and within the offer's use."""
+    if expires_at is None:
+        if event.waitlist_time_window is None:
+            raise InvalidInput(
+                {"expires_at": ["Required while the event has no waitlist time window."]}
+            )
+        return offer_deadline(event, now)
+    if expires_at <= now or expires_at > latest_deadline(event):
+        raise InvalidInput(
+            {"expires_at": ["Must be in the future and not after the event starts."]}
+        )
+    return expires_at
+
+
+def _assert_room_for_one_more(event: Event, now: datetime) -> None:
+    """Seed 000: attendees + non-cutoff pending + 1 must fit the effective capacity."""
+    if event.status != Event.Status.OPEN or event.start <= now or event.effective_capacity == 0:
+        raise OffersNotApplicable()
+    held = waitlist_selectors.held_offers(event.pk, now).count()
+    if event.attendee_count + held + 1 > event.effective_capacity:
+        raise OfferWouldOvercommit()
+
+
+@transaction.atomic
+def create_admin_offer(
+    event_id: uuid.UUID, waitlist_entry_id: uuid.UUID, expires_at: datetime | None = None
+) -> WaitlistOffer:
+    """An organiser offers a seat to a queue member, capacity-checked under the Event lock."""
+    event = lock_event(event_id)
+    entry = EventWaitList.objects.filter(pk=waitlist_entry_id, event=event).first()
+    if entry is None:
+        raise NotFound("Waitlist entry not found.")
+    now = timezone.now()
+    deadline = _validated_deadline(event, now, expires_at)
+    if WaitlistOffer.objects.filter(
+        event=event, user_id=entry.user_id, status=Status.PENDING
+    ).exists():
+        raise PendingOfferExists()
+    _assert_room_for_one_more(event, now)
+    offer = WaitlistOffer(
+        event=event, user_id=entry.user_id, expires_at=deadline, batch_id=uuid.uuid4()
+    )
+    _save_pending(offer)
+    _notify_offers_on_commit([offer.pk])
+    return offer
+
+
+@transaction.atomic
+def reactivate_admin_offer(
+    event_id: uuid.UUID, offer_id: uuid.UUID, expires_at: datetime | None = None
+) -> WaitlistOffer:
+    """EXPIRED or REVOKED → PENDING with a new deadline. Event row first, then the offer."""
+    event = lock_event(event_id)
+    offer = (
+        WaitlistOffer.objects.select_for_update(of=("self",))
+        .filter(pk=offer_id, event=event, status__in=[Status.EXPIRED, Status.REVOKED])
+        .first()
+    )
+    if offer is None:
+        raise NotFound("No expired or revoked offer with this id.")
+    if not EventWaitList.objects.filter(event=event, user_id=offer.user_id).exists():
+        raise NotOnWaitlist()
+    now = timezone.now()
+    offer.expires_at = _validated_deadline(event, now, expires_at)
+    if WaitlistOffer.objects.filter(
+        event=event, user_id=offer.user_id, status=Status.PENDING
+    ).exists():
+        raise PendingOfferExists()
+    _assert_room_for_one_more(event, now)
+    offer.status = Status.PENDING
+    offer.is_cutoff_batch = False
+    offer.revoked_reason = ""
+    offer.claimed_at = None
+    offer.notified_at = None
+    _save_pending(
+        offer,
+        update_fields=[
+            "status",
+            "expires_at",
+            "is_cutoff_batch",
+            "revoked_reason",
+            "claimed_at",
+            "notified_at",
+            "updated_at",
+        ],
+    )
+    _notify_offers_on_commit([offer.pk])
+    return offer
+
+
+def _save_pending(offer: WaitlistOffer, update_fields: list[str] | None = None) -> None:
+    """Save inside a savepoint: a concurrent duplicate PENDING offer becomes a 409."""
+    try:
+        with transaction.atomic():
+            offer.save(update_fields=update_fields)
+    except IntegrityError as error:
+        raise PendingOfferExists() from error
+
+
+@transaction.atomic
+def revoke_offer(event_id: uuid.UUID, offer_id: uuid.UUID) -> WaitlistOffer:
+    """Organiser revoke: PENDING → REVOKED; the user is soft-skipped until an admin acts."""
+    event = lock_event(event_id)
+    offer = (
+        WaitlistOffer.objects.select_for_update(of=("self",))
+        .filter(pk=offer_id, event=event, status=Status.PENDING)
+        .first()
+    )
+    if offer is None:
+        raise NotFound("No pending offer with this id.")
+    offer.status = Status.REVOKED
+    offer.revoked_reason = Reason.ORGANIZER
+    offer.save(update_fields=["status", "revoked_reason", "updated_at"])
+    enqueue_waitlist_processing(event.pk)
+    return offer
+
+
+def revoke_pending_offers(event: Event, reason: str) -> int:
+    """Revoke every PENDING offer of an event whose row the caller has locked.
+
+    For closing the waitlist and cancelling the event: system revocations leave users
+    eligible in their place (only `organizer` soft-skips).
+    """
+    return WaitlistOffer.objects.filter(event=event, status=Status.PENDING).update(
+        status=Status.REVOKED, revoked_reason=reason, updated_at=timezone.now()
+    )
+
+
+# -- claiming -------------------------------------------------------------------------------
+def claim_offer_for_registration(event: Event, user_id: uuid.UUID) -> bool:
+    """After a successful registration: PENDING → CLAIMED, leave the queue, nudge.
+
+    The caller holds the Event lock and has written the registration. Any successful
+    registration removes the queue entry; only a claimed offer nudges the processor (other
+    offers of the batch may strand seats until they expire).
+    """
+    now = timezone.now()
+    offer = (
+        waitlist_selectors.live_offers(now)
+        .select_for_update(of=("self",))
+        .filter(event=event, user_id=user_id)
+        .first()
+    )
+    if offer is not None:
+        offer.status = Status.CLAIMED
+        offer.claimed_at = now
+        offer.save(update_fields=["status", "claimed_at", "updated_at"])
+    EventWaitList.objects.filter(event=event, user_id=user_id).delete()
+    if offer is not None:
+        logger.info(
+            "waitlist offer claimed", extra={"event_id": str(event.pk), "offer_id": str(offer.pk)}
+        )
+        enqueue_waitlist_processing(event.pk)  # defensive nudge
+    return offer is not None
+
+
+# -- the hourly jobs --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ExpirySweep:
+    expired: int
+    event_ids: list[uuid.UUID]
+
+
+@transaction.atomic
+def expire_waitlist_offers(now: datetime | None = None) -> ExpirySweep:
+    """PENDING offers past their deadline → EXPIRED, in a fixed number of statements.
+
+    One of domain.md's two documented single-statement exceptions to the lock order: it
+    only frees capacity. The members rotate behind the queue; each affected event gets one
+    processing pass and each user a `waitlist_offer_expired` notice, after commit.
+    """
+    stamp = now or timezone.now()
+    expired = WaitlistOffer.objects.filter(status=Status.PENDING, expires_at__lte=stamp).update(
+        status=Status.EXPIRED, updated_at=stamp
+    )
+    if not expired:
+        return ExpirySweep(0, [])
+    this_sweep = WaitlistOffer.objects.filter(status=Status.EXPIRED, updated_at=stamp)
+    EventWaitList.objects.filter(
+        Exists(this_sweep.filter(event_id=OuterRef("event_id"), user_id=OuterRef("user_id")))
+    ).update(last_offer_expired_at=stamp)
+    event_ids = list(this_sweep.order_by().values_list("event_id", flat=True).distinct())
+    for event_id in event_ids:
+        enqueue_waitlist_processing(event_id)
+    _notify_expired_on_commit(event_ids, stamp)
+    logger.info("waitlist offers expired", extra={"expired": expired, "events": len(event_ids)})
+    return ExpirySweep(expired, event_ids)
+
+
+def _notify_expired_on_commit(event_ids: list[uuid.UUID], stamp: datetime) -> None:
+    def dispatch() -> None:
+        from events.tasks import send_offer_expired_notifications_task
+
+        for event_id in event_ids:
+            try:
+                send_offer_expired_notifications_task.delay(str(event_id), stamp.isoformat())
+            except Exception:
+                logger.exception(
+                    "could not enqueue expiry notices", extra={"event_id": str(event_id)}
+                )
+
+    transaction.on_commit(dispatch, robust=True)
+
+
+def nudge_open_waitlists(now: datetime | None = None) -> list[uuid.UUID]:
+    """Safety net against soft-locks: one processing pass per event with an active queue."""
+    now = now or timezone.now()
+    event_ids = list(
+        Event.objects.filter(
+            waitlist_open=True,
+            waitlist_time_window__isnull=False,
+            status=Event.Status.OPEN,
+            start__gt=now,
+        )
+        .filter(Q(max_attendees__gt=0) | Q(venue__capacity__gt=0))
+        .values_list("pk", flat=True)
+    )
+    for event_id in event_ids:
+        enqueue_waitlist_processing(event_id)
+    return event_ids
 
 
 @dataclass(frozen=True)
@@ -76,7 +455,7 @@ def join_waitlist(user: User, event: Event) -> WaitlistJoin:
             raise EligibilityRefused(eligibility)
         entry = EventWaitList.objects.create(event=event, user=user)
         enqueue_waitlist_processing(event.pk)
-        position = queue_position(event.pk, user.pk)
+        position = waitlist_selectors.queue_position(event.pk, user.pk, timezone.now())
     logger.info("waitlist joined", extra={"event_id": str(event.pk), "user_id": str(user.pk)})
     return WaitlistJoin(event.pk, position, entry.created_at, True)
 
@@ -97,11 +476,15 @@ def leave_waitlist(user: User, event: Event) -> None:
 
 
 def _expire_held_offer(event: Event, user: User) -> bool:
-    """Expire the user's PENDING offer for this event; True when one was released.
+    """Expire the user's live offer before the entry goes; True when a seat was released.
 
-    The seam for the advanced waitlist (issue 4): no offer exists yet, so nothing is
-    held and nothing needs handing on. The caller holds the Event lock, as the offer
-    update will need.
+    Expiring (not revoking) first makes the entry's post_delete revoke a no-op, and the
+    user leaves no soft-skip behind (seed 000, "Leaving the waitlist").
     """
-    del event, user
-    return False
+    now = timezone.now()
+    released = (
+        waitlist_selectors.live_offers(now)
+        .filter(event=event, user=user)
+        .update(status=Status.EXPIRED, updated_at=now)
+    )
+    return released > 0

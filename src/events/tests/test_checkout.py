@@ -399,12 +399,13 @@ def test_anonymous_checkout_is_401(api):
 
 def test_checkout_query_count_is_fixed_per_tier(django_assert_num_queries, user):
     """2 gate prefetch + savepoint/release + lock event + lock tiers + held tickets +
-    invitation + (insert + quantity_sold) per tier + attendee_count + leave the queue."""
+    invitation + seats held by offers + (insert + quantity_sold) per tier + attendee_count
+    + claim the live offer (lock it) + leave the queue."""
     event = ticketed_event(max_attendees=10)
     first, second = free_tier(event), offline_tier(event)
     items = [CartItem(first.pk, 2), CartItem(second.pk, 1)]
 
-    with django_assert_num_queries(14):
+    with django_assert_num_queries(16):
         BatchTicketService(event, user).create_batch(items)
 
     assert_counters_true(event)

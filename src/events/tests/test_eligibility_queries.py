@@ -89,7 +89,18 @@ def test_check_eligibility_with_a_preloaded_event_costs_one_query_per_kind():
     assert len(queries) == 2
 
 
-def test_an_anonymous_check_costs_no_per_user_query():
+def test_an_anonymous_check_of_a_capped_event_costs_one_query_for_held_seats():
+    event = make_event(max_attendees=5)
+    loaded = Event.objects.select_related("organization", "venue").get(pk=event.pk)
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = EligibilityService(AnonymousUser(), loaded).check_eligibility()
+
+    assert answer.allowed is True
+    assert len(queries) == 1
+
+
+def test_an_anonymous_check_of_an_unlimited_event_costs_no_query():
     event = make_event()
     loaded = Event.objects.select_related("organization", "venue").get(pk=event.pk)
 

@@ -13,11 +13,11 @@ from datetime import datetime
 from django.utils import timezone
 
 from events.errors import EligibilityRefused
-from events.models import Event, Invitation, TicketTier
-from events.selectors.waitlist import queue_position
-from events.service.capacity import locked_seat_state
-from events.service.event_manager.enums import NextStep, Reasons
-from events.service.event_manager.gates import availability_refusal
+from events.models import Event, TicketTier
+from events.selectors.waitlist import queue_standing
+from events.service.event_manager.capacity_guard import assert_capacity_locked
+from events.service.event_manager.enums import Reasons
+from events.service.event_manager.gates import queue_next_step
 from events.service.event_manager.types import EventUserEligibility
 
 
@@ -25,13 +25,6 @@ def is_on_sale(tier: TicketTier, now: datetime) -> bool:
     """Inside the tier's sale window (an empty bound is open)."""
     starts, ends = tier.sales_start_at, tier.sales_end_at
     return (starts is None or starts <= now) and (ends is None or ends > now)
-
-
-def overrides_capacity(event: Event, user_id: uuid.UUID) -> bool:
-    """An invitation with `overrides_max_attendees`: the only capacity bypass (domain.md)."""
-    return Invitation.objects.filter(
-        event=event, user_id=user_id, overrides_max_attendees=True
-    ).exists()
 
 
 def assert_event_capacity(
@@ -54,17 +47,12 @@ def assert_event_capacity(
        the next step). A tier short of the requested count while others still sell is
        the cart's problem (`tier_sold_out`, checked by the caller).
     """
-    if not overrides_capacity(event, user_id):
-        state = locked_seat_state(event, user_id)
-        if not state.has_room(seats):
-            position = queue_position(event.pk, user_id)
-            refusal = availability_refusal(event, state, seats, waitlist_position=position)
-            assert refusal is not None
-            raise EligibilityRefused(refusal)
+    now = now or timezone.now()
+    assert_capacity_locked(event, user_id, seats, now=now)
     requested = list(tiers)
     exhausted = bool(requested) and all(tier.remaining == 0 for tier in requested)
-    if exhausted and not _other_tier_available(event, requested, now or timezone.now()):
-        raise _sold_out(event, user_id)
+    if exhausted and not _other_tier_available(event, requested, now):
+        raise _sold_out(event, user_id, now)
 
 
 def _other_tier_available(event: Event, requested: list[TicketTier], now: datetime) -> bool:
@@ -73,9 +61,11 @@ def _other_tier_available(event: Event, requested: list[TicketTier], now: dateti
     return any(is_on_sale(tier, now) and tier.remaining != 0 for tier in others)
 
 
-def _sold_out(event: Event, user_id: uuid.UUID) -> EligibilityRefused:
-    position = queue_position(event.pk, user_id)
-    step = NextStep.JOIN_WAITLIST if event.waitlist_open and position is None else None
+def _sold_out(event: Event, user_id: uuid.UUID, now: datetime) -> EligibilityRefused:
+    standing = queue_standing(event.pk, user_id, now)
+    step = queue_next_step(event, standing)
     return EligibilityRefused(
-        EventUserEligibility.refuse(event.pk, Reasons.SOLD_OUT, step, waitlist_position=position)
+        EventUserEligibility.refuse(
+            event.pk, Reasons.SOLD_OUT, step, waitlist_position=standing.position
+        )
     )

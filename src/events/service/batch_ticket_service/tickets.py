@@ -12,7 +12,8 @@ from datetime import datetime
 from django.db.models import Count, F
 
 from accounts.models import User
-from events.models import Event, EventWaitList, Ticket, TicketTier
+from events.models import Event, Ticket, TicketTier
+from events.service import waitlist_service
 
 #: Payment methods whose tickets hold a seat at once and need no confirmation.
 IMMEDIATE_METHODS = frozenset({TicketTier.PaymentMethod.FREE, TicketTier.PaymentMethod.AT_THE_DOOR})
@@ -69,13 +70,11 @@ def write_tickets(
     return tickets
 
 
-def claim_waitlist_offer_if_any(event: Event, user: User) -> None:
-    """A registration takes the user off the event's waitlist (seed-tables decision).
+def claim_waitlist_offer_if_any(event: Event, user: User) -> bool:
+    """Claim the buyer's live waitlist offer, once per cart, inside the locked transaction.
 
-    This is the seam of the advanced waitlist (seed 000): once offers exist, the user's
-    live PENDING offer for this event is claimed here (PENDING → CLAIMED, `claimed_at`),
-    *before* the queue entry is deleted, followed by a defensive processing nudge. For
-    now a registration only leaves the queue. Called once per cart, inside the locked
-    transaction that wrote the tickets.
+    Fires on PENDING tickets too (offline payment): they already count toward capacity,
+    so an unclaimed offer would make the user hold two seats (seed 000). Also takes the
+    user off the queue and nudges the processor when an offer was claimed.
     """
-    EventWaitList.objects.filter(event=event, user=user).delete()
+    return waitlist_service.claim_offer_for_registration(event, user.pk)

@@ -1,15 +1,17 @@
 """Everything the gates need about one (user, event) pair, loaded up front.
 
 `load_context` answers every per-user question with one annotated query on the Event
-row (staff? blacklisted? invited? member? RSVP? tickets? queue position?) plus one for
-the tiers of ticketed events, so the gates themselves never touch the database.
+row (staff? blacklisted? invited? member? RSVP? tickets? queue position? seats held by
+others' offers, the next expiry, the user's own offer?) plus one for the tiers of
+ticketed events, so the gates themselves never touch the database.
 """
 
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from events.models import (
@@ -23,21 +25,23 @@ from events.models import (
     Ticket,
     TicketTier,
 )
+from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import is_authenticated
 from events.service.capacity import SeatState
 
 
 @dataclass(frozen=True)
 class OfferState:
-    """The user's view of the advanced waitlist's reservations (seed 000).
+    """The user's view of the advanced waitlist's reservations (seed 000)."""
 
-    Filled by the offer prefetch of the advanced waitlist; until it exists nobody holds
-    a seat, so every field keeps its empty default.
-    """
-
+    #: Live non-cutoff offers of other users: the seats reserved against this user.
     held_by_others: int = 0
+    #: Earliest expiry among those reserved seats.
     next_batch_at: datetime | None = None
+    #: The user's own live offer, cutoff offers included (for the countdown).
+    own_offer_id: uuid.UUID | None = None
     own_offer_expires_at: datetime | None = None
+    own_offer_is_cutoff: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,13 +58,14 @@ class EligibilityContext:
     membership_status: str | None = None
     rsvp_status: str | None = None
     active_ticket_count: int = 0
+    on_waitlist: bool = False
     waitlist_position: int | None = None
     offers: OfferState = field(default_factory=OfferState)
     tiers: tuple[TicketTier, ...] = ()
 
     @property
-    def on_waitlist(self) -> bool:
-        return self.waitlist_position is not None
+    def standing(self) -> waitlist_selectors.QueueStanding:
+        return waitlist_selectors.QueueStanding(self.on_waitlist, self.waitlist_position)
 
     @property
     def holds_seat(self) -> bool:
@@ -75,23 +80,33 @@ class EligibilityContext:
         )
 
 
-def _user_annotations(user_id: uuid.UUID, email: str) -> dict[str, object]:
+def _offer_annotations(now: datetime, user_id: uuid.UUID | None) -> dict[str, Any]:
+    """Held seats (others'), the next expiry, and the user's own live offer, as annotations."""
+    held = waitlist_selectors.held_offers(OuterRef("pk"), now)  # type: ignore[arg-type]
+    if user_id is not None:
+        held = held.exclude(user_id=user_id)
+    annotations: dict[str, Any] = {
+        "ctx_held": Coalesce(
+            Subquery(
+                held.order_by().values("event_id").annotate(n=Count("pk")).values("n"),
+                output_field=IntegerField(),
+            ),
+            Value(0),
+        ),
+        "ctx_next_batch_at": Subquery(held.order_by("expires_at").values("expires_at")[:1]),
+    }
+    if user_id is not None:
+        own = waitlist_selectors.live_offers(now).filter(event_id=OuterRef("pk"), user_id=user_id)
+        annotations["ctx_own_offer"] = Subquery(own.values("pk")[:1])
+        annotations["ctx_own_offer_expires"] = Subquery(own.values("expires_at")[:1])
+        annotations["ctx_own_offer_cutoff"] = Subquery(own.values("is_cutoff_batch")[:1])
+    return annotations
+
+
+def _user_annotations(user_id: uuid.UUID, email: str, now: datetime) -> dict[str, Any]:
     event_ref = OuterRef("pk")
     org_ref = OuterRef("organization_id")
     my_entry = EventWaitList.objects.filter(event=event_ref, user_id=user_id)
-    # Inside `ahead`, OuterRef points at the queue row being counted, so the user's own
-    # join time is looked up through that row's event (an OuterRef("pk") there would
-    # compare an EventWaitList id with event ids and always count nobody ahead).
-    my_join_time = EventWaitList.objects.filter(event=OuterRef("event"), user_id=user_id).values(
-        "created_at"
-    )[:1]
-    ahead = (
-        EventWaitList.objects.filter(event=event_ref, created_at__lt=Subquery(my_join_time))
-        .order_by()
-        .values("event")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     return {
         "ctx_is_staff": Exists(
             OrganizationStaff.objects.filter(organization=org_ref, user_id=user_id)
@@ -127,8 +142,33 @@ def _user_annotations(user_id: uuid.UUID, email: str) -> dict[str, object]:
             Value(0),
         ),
         "ctx_on_waitlist": Exists(my_entry),
-        "ctx_ahead": Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)),
+        "ctx_position": Subquery(
+            my_entry.annotate(position=waitlist_selectors.position_expression(now)).values(
+                "position"
+            )[:1]
+        ),
+        **_offer_annotations(now, user_id),
     }
+
+
+def _offer_state(row: dict[str, Any]) -> OfferState:
+    return OfferState(
+        held_by_others=int(row["ctx_held"]),
+        next_batch_at=row["ctx_next_batch_at"],
+        own_offer_id=row.get("ctx_own_offer"),
+        own_offer_expires_at=row.get("ctx_own_offer_expires"),
+        own_offer_is_cutoff=bool(row.get("ctx_own_offer_cutoff")),
+    )
+
+
+def _anonymous_offer_state(events: QuerySet[Event], now: datetime) -> OfferState:
+    """Seats held on a capped event, for a visitor (an unlimited event holds none)."""
+    row = (
+        events.annotate(**_offer_annotations(now, None))
+        .values("ctx_held", "ctx_next_batch_at")
+        .get()
+    )
+    return _offer_state(row)
 
 
 def load_context(user: object, event: Event, now: datetime) -> EligibilityContext:
@@ -139,31 +179,19 @@ def load_context(user: object, event: Event, now: datetime) -> EligibilityContex
         else ()
     )
     capacity = event.effective_capacity  # loads the venue here if the caller did not
+    events = Event.objects.filter(pk=event.pk)
     if not is_authenticated(user):
         return EligibilityContext(
-            event=event, user_id=None, now=now, effective_capacity=capacity, tiers=tiers
+            event=event,
+            user_id=None,
+            now=now,
+            effective_capacity=capacity,
+            offers=_anonymous_offer_state(events, now) if capacity else OfferState(),
+            tiers=tiers,
         )
     user_id: uuid.UUID = user.pk  # type: ignore[attr-defined]
-    row = (
-        Event.objects.filter(pk=event.pk)
-        .annotate(**_user_annotations(user_id, user.email))  # type: ignore[attr-defined]
-        .values(
-            *[
-                f"ctx_{k}"
-                for k in (
-                    "is_staff",
-                    "blacklisted",
-                    "invitation",
-                    "membership",
-                    "rsvp",
-                    "tickets",
-                    "on_waitlist",
-                    "ahead",
-                )
-            ]
-        )
-        .get()
-    )
+    annotations = _user_annotations(user_id, user.email, now)  # type: ignore[attr-defined]
+    row = events.annotate(**annotations).values(*annotations).get()
     privileged = event.organization.owner_id == user_id or bool(row["ctx_is_staff"])
     return EligibilityContext(
         event=event,
@@ -177,6 +205,8 @@ def load_context(user: object, event: Event, now: datetime) -> EligibilityContex
         membership_status=row["ctx_membership"],
         rsvp_status=row["ctx_rsvp"],
         active_ticket_count=int(row["ctx_tickets"]),
-        waitlist_position=int(row["ctx_ahead"]) + 1 if row["ctx_on_waitlist"] else None,
+        on_waitlist=bool(row["ctx_on_waitlist"]),
+        waitlist_position=row["ctx_position"],
+        offers=_offer_state(row),
         tiers=tiers,
     )

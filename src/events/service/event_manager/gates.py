@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from events.models import Event, OrganizationMember, TicketTier
+from events.selectors.waitlist import QueueStanding
 from events.service.capacity import SeatState
 from events.service.event_manager.context import EligibilityContext
 from events.service.event_manager.enums import NextStep, Reasons
@@ -95,32 +96,44 @@ def availability_refusal(
     state: SeatState,
     seats: int,
     *,
-    waitlist_position: int | None = None,
+    standing: QueueStanding,
+    now: datetime,
     next_batch_at: datetime | None = None,
 ) -> EventUserEligibility | None:
     """Seed-tables "What the user sees": the refusal for `seats` more seats, or None.
 
     Shared by the gate and the locked re-check so both answer with the same reason.
+    After the waitlist cutoff the ordinary rules apply: full is full, and joining the
+    queue is the most there is to do.
     """
     if state.has_room(seats):
         return None
-    on_waitlist = waitlist_position is not None
     extra: dict[str, Any] = {
         "pending_offers_count": state.held,
         "next_batch_at": next_batch_at,
-        "waitlist_position": waitlist_position,
+        "waitlist_position": standing.position,
     }
-    if not state.full_because_of_holds(seats):
-        step = None
-        if event.waitlist_open:
-            step = NextStep.WAIT_FOR_OPEN_SPOT if on_waitlist else NextStep.JOIN_WAITLIST
-        return EventUserEligibility.refuse(event.pk, Reasons.EVENT_IS_FULL, step, **extra)
-    if on_waitlist:
-        return EventUserEligibility.refuse(
-            event.pk, Reasons.ON_WAITLIST_WAITING_FOR_BATCH, NextStep.WAIT_FOR_OPEN_SPOT, **extra
-        )
-    step = NextStep.JOIN_WAITLIST if event.waitlist_open else None
-    return EventUserEligibility.refuse(event.pk, Reasons.SPOTS_RESERVED_FOR_WAITLIST, step, **extra)
+    reason, step = _full_reason(event, state, seats, standing, now)
+    return EventUserEligibility.refuse(event.pk, reason, step, **extra)
+
+
+def _full_reason(
+    event: Event, state: SeatState, seats: int, standing: QueueStanding, now: datetime
+) -> tuple[Reasons, NextStep | None]:
+    past_cutoff = event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date
+    queue_step = queue_next_step(event, standing)
+    if past_cutoff or not state.full_because_of_holds(seats):
+        return Reasons.EVENT_IS_FULL, queue_step
+    if standing.on_waitlist:
+        return Reasons.ON_WAITLIST_WAITING_FOR_BATCH, NextStep.WAIT_FOR_OPEN_SPOT
+    return Reasons.SPOTS_RESERVED_FOR_WAITLIST, queue_step
+
+
+def queue_next_step(event: Event, standing: QueueStanding) -> NextStep | None:
+    """Join the open queue, or wait in it; nothing when the queue is closed."""
+    if not event.waitlist_open:
+        return None
+    return NextStep.WAIT_FOR_OPEN_SPOT if standing.on_waitlist else NextStep.JOIN_WAITLIST
 
 
 class AvailabilityGate:
@@ -137,7 +150,8 @@ class AvailabilityGate:
             ctx.event,
             ctx.seat_state(),
             intent.seats,
-            waitlist_position=ctx.waitlist_position,
+            standing=ctx.standing,
+            now=ctx.now,
             next_batch_at=ctx.offers.next_batch_at,
         )
 
@@ -164,16 +178,12 @@ class TicketSalesGate:
             return _refuse(ctx, Reasons.NO_TICKETS_ON_SALE)
         if all(tier.remaining == 0 for tier in on_sale):
             return _refuse(
-                ctx, Reasons.SOLD_OUT, _queue_step(ctx), waitlist_position=ctx.waitlist_position
+                ctx,
+                Reasons.SOLD_OUT,
+                queue_next_step(ctx.event, ctx.standing),
+                waitlist_position=ctx.waitlist_position,
             )
         return None
-
-
-def _queue_step(ctx: EligibilityContext) -> NextStep | None:
-    """Sold out answers like a full event: join the open queue, or wait in it."""
-    if not ctx.event.waitlist_open:
-        return None
-    return NextStep.WAIT_FOR_OPEN_SPOT if ctx.on_waitlist else NextStep.JOIN_WAITLIST
 
 
 #: Gate 1 (privileged access) is the `skipped_by_privileged` flag on gates 2–6.

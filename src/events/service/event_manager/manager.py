@@ -10,12 +10,10 @@ import uuid
 from django.db import transaction
 
 from events.errors import EligibilityRefused
-from events.models import Event, EventRSVP, EventWaitList, Invitation
-from events.selectors.waitlist import queue_position
-from events.service import waitlist_service
-from events.service.capacity import locked_seat_state
+from events.models import Event, EventRSVP
+from events.service import event_notifications, waitlist_service
+from events.service.event_manager import capacity_guard
 from events.service.event_manager.enums import Reasons
-from events.service.event_manager.gates import availability_refusal
 from events.service.event_manager.service import EligibilityService
 from events.service.event_manager.types import EventUserEligibility
 from events.service.locks import adjust_attendee_count, lock_event
@@ -70,10 +68,11 @@ class EventManager:
         rsvp.save()
         if answer == YES and not was_yes:
             adjust_attendee_count(event, +1)
-            self._leave_queue_after_registering(event)
+            self._claim_active_offer(event)
         elif was_yes and answer != YES:
             adjust_attendee_count(event, -1)
             waitlist_service.enqueue_waitlist_processing(event.pk)
+        event_notifications.notify_rsvp_answered(event.pk, self.user_id, answer)  # on commit
         return rsvp
 
     @transaction.atomic
@@ -89,18 +88,8 @@ class EventManager:
     # -- locked checks and bookkeeping ---------------------------------------------------
     def _assert_capacity(self, event: Event, seats: int = 1) -> None:
         """The authoritative check, under the Event lock: same rule and reasons as the gate."""
-        if Invitation.objects.filter(
-            event=event, user_id=self.user_id, overrides_max_attendees=True
-        ).exists():
-            return
-        state = locked_seat_state(event, self.user_id)
-        if state.has_room(seats):
-            return
-        position = queue_position(event.pk, self.user_id)
-        refusal = availability_refusal(event, state, seats, waitlist_position=position)
-        assert refusal is not None
-        raise EligibilityRefused(refusal)
+        capacity_guard.assert_capacity_locked(event, self.user_id, seats)
 
-    def _leave_queue_after_registering(self, event: Event) -> None:
-        """A successful registration takes the user off the waitlist (seed-tables decision)."""
-        EventWaitList.objects.filter(event=event, user_id=self.user_id).delete()
+    def _claim_active_offer(self, event: Event) -> None:
+        """Claim the user's live offer (PENDING → CLAIMED), leave the queue, nudge (seed 000)."""
+        waitlist_service.claim_offer_for_registration(event, self.user_id)

@@ -1,0 +1,50 @@
+"""The authoritative capacity check, run under the Event row lock by every writer.
+
+`EventManager._assert_capacity` (RSVPs) and `batch_ticket_service.capacity.
+assert_event_capacity` (tickets, box office) both end here, so the locked check uses
+the one rule of `capacity.SeatState` and answers with the gate's own refusal.
+"""
+
+import uuid
+from datetime import datetime
+
+from django.utils import timezone
+
+from events.errors import EligibilityRefused
+from events.models import Event, Invitation
+from events.selectors import waitlist as waitlist_selectors
+from events.service.capacity import locked_seat_state
+from events.service.event_manager.gates import availability_refusal
+
+
+def overrides_capacity(event: Event, user_id: uuid.UUID) -> bool:
+    """An invitation with `overrides_max_attendees`: the only capacity bypass (domain.md)."""
+    return Invitation.objects.filter(
+        event=event, user_id=user_id, overrides_max_attendees=True
+    ).exists()
+
+
+def assert_capacity_locked(
+    event: Event, user_id: uuid.UUID, seats: int, *, now: datetime | None = None
+) -> None:
+    """Refuse `seats` more seats unless the (locked) event has room for this user.
+
+    Other users' live non-cutoff offers count as taken; the user's own offer does not.
+    """
+    if overrides_capacity(event, user_id):
+        return
+    state = locked_seat_state(event, user_id)
+    if state.has_room(seats):
+        return
+    now = now or timezone.now()
+    standing = waitlist_selectors.queue_standing(event.pk, user_id, now)
+    refusal = availability_refusal(
+        event,
+        state,
+        seats,
+        standing=standing,
+        now=now,
+        next_batch_at=waitlist_selectors.next_batch_at(event.pk, now),
+    )
+    assert refusal is not None
+    raise EligibilityRefused(refusal)
