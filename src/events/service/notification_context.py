@@ -1,0 +1,94 @@
+"""The context of every notification about an event, built in this one place.
+
+`notifications.types` lists the keys each type must carry; these builders give every
+event notification the same event keys (ids, name, link, start as ISO and as a human
+time in the **event's** timezone, the organisation) and add the keys of one type. The
+values are plain data (strings, lists), exactly as the notification row stores them.
+
+Nothing here is in the recipient's language: times use `format_in_zone` (fixed English
+abbreviations, like every other sender), so one context serves every recipient of a
+fan-out and is built once.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+
+from common.timezones import format_in_zone
+from events.models import Event, Ticket
+
+#: `event_service` tracks model attnames; notifications speak of "start", "end", "venue".
+CHANGED_FIELD_NAMES = {"start": "start", "end": "end", "venue_id": "venue", "venue": "venue"}
+
+
+def event_url(event_id: object) -> str:
+    """The event's page in the front end (domain.md: `{base}/events/{event_id}`)."""
+    return f"{str(settings.FRONTEND_BASE_URL).rstrip('/')}/events/{event_id}"
+
+
+def event_zone(event: Event) -> str:
+    """The event's own timezone; an event always has one, the organisation's is a fallback."""
+    return event.timezone or event.organization.timezone or "UTC"
+
+
+def event_context(event: Event) -> dict[str, Any]:
+    """The keys every notification about `event` carries (`event.organization` loaded)."""
+    return {
+        "event_id": str(event.pk),
+        "event_name": event.name,
+        "event_url": event_url(event.pk),
+        "event_start": event.start.isoformat(),
+        "event_start_formatted": format_in_zone(event.start, event_zone(event)),
+        "organization_id": str(event.organization_id),
+        "organization_name": event.organization.name,
+    }
+
+
+def event_updated_context(event: Event, changed_fields: Sequence[str]) -> dict[str, Any]:
+    """`changed_fields` as "start" / "end" / "venue", with the new end and venue to show.
+
+    `event.venue` must be loaded (or empty): the templates show its name when there is one.
+    """
+    changed = list(dict.fromkeys(CHANGED_FIELD_NAMES.get(name, name) for name in changed_fields))
+    return {
+        **event_context(event),
+        "changed_fields": changed,
+        "event_end": event.end.isoformat(),
+        "event_end_formatted": format_in_zone(event.end, event_zone(event)),
+        "venue_name": event.venue.name if event.venue is not None else None,
+    }
+
+
+def tickets_context(event: Event, tickets: Sequence[Ticket]) -> dict[str, Any]:
+    """One notification about several tickets of one person (a cart, a sweep).
+
+    The type's own keys (`ticket_id`, `tier_name`, `ticket_status`) describe the first
+    ticket, so the single-ticket templates read right; `tickets` lists them all
+    (`ticket.tier` must be loaded).
+    """
+    if not tickets:
+        raise ValueError("a ticket notification needs at least one ticket")
+    items = [
+        {
+            "ticket_id": str(ticket.pk),
+            "tier_name": ticket.tier.name,
+            "holder_name": ticket.holder_name,
+            "status": ticket.status,
+        }
+        for ticket in tickets
+    ]
+    first = items[0]
+    return {
+        **event_context(event),
+        "ticket_id": first["ticket_id"],
+        "tier_name": first["tier_name"],
+        "ticket_status": first["status"],
+        "ticket_count": len(items),
+        "tickets": items,
+    }
+
+
+def rsvp_context(event: Event, status: str) -> dict[str, Any]:
+    """`status`: the answer just given, "yes" | "no" | "maybe"."""
+    return {**event_context(event), "status": str(status)}
