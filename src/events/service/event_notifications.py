@@ -1,0 +1,282 @@
+"""Who hears about what happens to an event, and the one place that tells them.
+
+The `notify_*` functions are called by the writers, inside their transaction (or from
+one of its on-commit hooks). Each registers its send with
+`transaction.on_commit(..., robust=True)`, so:
+
+- a rolled-back transaction sends nothing;
+- the audience is read after the commit, from committed rows, and no lock is held
+  while anything is sent (domain.md: side effects go out on commit);
+- a failure to notify is logged and never turns a committed change into an error.
+
+A send loads what it needs with a fixed number of queries whatever the audience size
+(the event, then the recipients in one query), then sends `notification_requested`
+once per recipient inside one transaction of its own: the notifications app stores the
+rows together and dispatches them when that transaction commits. Run outside any
+transaction (the normal case after a commit) each fan-out is therefore all-or-nothing.
+
+Audiences (domain.md "Notifications", "Status changes"):
+
+- `event_open`: live members (active/paused) and followers who want new events (of the
+  organisation, or of the event's series; not archived), as far as the event's
+  visibility allows: public/unlisted → members and followers; members_only → members;
+  private → invited people; staff_only → only those of them who are staff. A non-public
+  organisation shows its events to members and staff only, so a follower who is
+  neither hears nothing. Blacklisted people never; a series template never.
+- `event_updated`, `event_cancelled`: people holding a non-cancelled ticket and YES RSVPs.
+- `ticket_created`, `ticket_cancelled`: the ticket's owner, one notification per person
+  per checkout, sale or cancellation (listing its tickets).
+- `rsvp_confirmation`: the person who answered (also when staff answered for them).
+
+Deactivated accounts are never notified.
+"""
+
+import logging
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
+
+from accounts.models import User
+from events.models import (
+    Blacklist,
+    Event,
+    EventRSVP,
+    EventSeriesFollow,
+    Invitation,
+    Organization,
+    OrganizationFollow,
+    OrganizationMember,
+    OrganizationStaff,
+    Ticket,
+)
+from events.service import notification_context
+from notifications.models import NotificationType
+from notifications.signals import notification_requested
+
+logger = logging.getLogger("encore.events")
+
+LIVE_MEMBER_STATUSES = (OrganizationMember.Status.ACTIVE, OrganizationMember.Status.PAUSED)
+Message = tuple[User, dict[str, Any]]
+
+
+# -- called by the writers (inside their transaction) -------------------------------------
+def notify_event_opened(event_id: uuid.UUID) -> None:
+    _after_commit("event_open", lambda: send_event_opened(event_id))
+
+
+def notify_event_updated(event_id: uuid.UUID, changed_fields: Sequence[str]) -> None:
+    fields = list(changed_fields)
+    _after_commit("event_updated", lambda: send_event_updated(event_id, fields))
+
+
+def notify_event_cancelled(event_id: uuid.UUID) -> None:
+    _after_commit("event_cancelled", lambda: send_event_cancelled(event_id))
+
+
+def notify_tickets_created(ticket_ids: Iterable[uuid.UUID]) -> None:
+    ids = list(ticket_ids)
+    if ids:
+        _after_commit("ticket_created", lambda: send_tickets_created(ids))
+
+
+def notify_tickets_cancelled(ticket_ids: Iterable[uuid.UUID]) -> None:
+    ids = list(ticket_ids)
+    if ids:
+        _after_commit("ticket_cancelled", lambda: send_tickets_cancelled(ids))
+
+
+def notify_rsvp_answered(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -> None:
+    """`status` is the answer given now (a later answer sends its own confirmation)."""
+    answer = str(status)
+    _after_commit("rsvp_confirmation", lambda: send_rsvp_confirmation(event_id, user_id, answer))
+
+
+def _after_commit(notification_type: str, send: Callable[[], int]) -> None:
+    def run() -> None:
+        try:
+            send()
+        except Exception:
+            # Logged with the type here (robust=True alone would log a bare traceback).
+            logger.exception(
+                "event notification failed", extra={"notification_type": notification_type}
+            )
+
+    transaction.on_commit(run, robust=True)
+
+
+# -- sending (after the commit); each returns how many people were notified ---------------
+def send_event_opened(event_id: uuid.UUID) -> int:
+    event = _load_event(event_id)
+    if event is None or event.is_template or event.status != Event.Status.OPEN:
+        return 0  # gone, a template, or no longer open by the time of the commit
+    context = notification_context.event_context(event)
+    return _send(
+        NotificationType.EVENT_OPEN, Event, [(u, context) for u in event_open_audience(event)]
+    )
+
+
+def send_event_updated(event_id: uuid.UUID, changed_fields: Sequence[str]) -> int:
+    event = _load_event(event_id)
+    if event is None or event.is_template:
+        return 0
+    context = notification_context.event_updated_context(event, changed_fields)
+    return _send(NotificationType.EVENT_UPDATED, Event, [(u, context) for u in attendees(event)])
+
+
+def send_event_cancelled(event_id: uuid.UUID) -> int:
+    event = _load_event(event_id)
+    if event is None or event.status != Event.Status.CANCELLED:
+        return 0  # un-cancelled again before this ran: nothing to tell
+    context = notification_context.event_context(event)
+    return _send(NotificationType.EVENT_CANCELLED, Event, [(u, context) for u in attendees(event)])
+
+
+def send_tickets_created(ticket_ids: Sequence[uuid.UUID]) -> int:
+    return _send(NotificationType.TICKET_CREATED, Ticket, _ticket_messages(ticket_ids))
+
+
+def send_tickets_cancelled(ticket_ids: Sequence[uuid.UUID]) -> int:
+    return _send(NotificationType.TICKET_CANCELLED, Ticket, _ticket_messages(ticket_ids))
+
+
+def send_rsvp_confirmation(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -> int:
+    event = _load_event(event_id)
+    user = User.objects.filter(pk=user_id).first()
+    if event is None or user is None:
+        return 0
+    context = notification_context.rsvp_context(event, status)
+    return _send(NotificationType.RSVP_CONFIRMATION, EventRSVP, [(user, context)])
+
+
+# -- audiences: one query each, whatever their size ----------------------------------------
+def attendees(event: Event) -> list[User]:
+    """People holding a non-cancelled ticket of `event`, and its YES RSVPs (each once)."""
+    holding = Ticket.objects.filter(event=event, user=OuterRef("pk")).exclude(
+        status=Ticket.Status.CANCELLED
+    )
+    going = EventRSVP.objects.filter(event=event, user=OuterRef("pk"), status=EventRSVP.Status.YES)
+    return list(
+        User.objects.filter(is_active=True).filter(Exists(holding) | Exists(going)).order_by("pk")
+    )
+
+
+def event_open_audience(event: Event) -> list[User]:
+    """Who hears that `event` opened (see the module docstring); `event.organization` loaded."""
+    if event.is_template:
+        return []
+    audience = _open_audience_filter(event)
+    if audience is None:
+        return []
+    return list(
+        User.objects.filter(is_active=True)
+        .filter(audience)
+        .filter(~Exists(_blacklist_entries(event.organization)))
+        .order_by("pk")
+    )
+
+
+def _open_audience_filter(event: Event) -> Q | None:
+    organization = event.organization
+    member = Q(
+        Exists(
+            OrganizationMember.objects.filter(
+                organization=organization, user=OuterRef("pk"), status__in=LIVE_MEMBER_STATUSES
+            )
+        )
+    )
+    staff = Q(pk=organization.owner_id) | Q(
+        Exists(OrganizationStaff.objects.filter(organization=organization, user=OuterRef("pk")))
+    )
+    interested = member | _follower_filter(event)
+    visibility = event.visibility
+    if visibility in (Event.Visibility.PUBLIC, Event.Visibility.UNLISTED):
+        audience = interested
+    elif visibility == Event.Visibility.MEMBERS_ONLY:
+        audience = member
+    elif visibility == Event.Visibility.PRIVATE:
+        audience = Q(Exists(Invitation.objects.filter(event=event, user=OuterRef("pk"))))
+    elif visibility == Event.Visibility.STAFF_ONLY:
+        audience = interested & staff
+    else:
+        return None
+    if organization.visibility != Organization.Visibility.PUBLIC:
+        audience &= member | staff  # a non-public organisation shows nothing to outsiders
+    return audience
+
+
+def _follower_filter(event: Event) -> Q:
+    """Followers of the organisation or of the event's series who want new events."""
+    follows = Q(
+        Exists(
+            OrganizationFollow.objects.filter(
+                organization_id=event.organization_id,
+                user=OuterRef("pk"),
+                is_archived=False,
+                notify_new_events=True,
+            )
+        )
+    )
+    if event.event_series_id is not None:
+        follows |= Q(
+            Exists(
+                EventSeriesFollow.objects.filter(
+                    event_series_id=event.event_series_id,
+                    user=OuterRef("pk"),
+                    is_archived=False,
+                    notify_new_events=True,
+                )
+            )
+        )
+    return follows
+
+
+def _blacklist_entries(organization: Organization) -> Any:
+    """The organisation's entries matching the outer user by account or e-mail (any case)."""
+    return (
+        Blacklist.objects.filter(organization=organization)
+        .alias(email_ci=Lower("email"))
+        .filter(Q(user=OuterRef("pk")) | Q(email_ci=Lower(OuterRef("email"))))
+    )
+
+
+# -- loading and sending -------------------------------------------------------------------
+def _load_event(event_id: uuid.UUID) -> Event | None:
+    return Event.objects.select_related("organization", "venue").filter(pk=event_id).first()
+
+
+def _ticket_messages(ticket_ids: Sequence[uuid.UUID]) -> list[Message]:
+    """One message per (event, owner), listing their tickets in the order given."""
+    order = {ticket_id: index for index, ticket_id in enumerate(ticket_ids)}
+    tickets = sorted(
+        Ticket.objects.filter(pk__in=order).select_related("tier", "user", "event__organization"),
+        key=lambda ticket: order[ticket.pk],
+    )
+    groups: dict[tuple[uuid.UUID, uuid.UUID], list[Ticket]] = {}
+    for ticket in tickets:
+        groups.setdefault((ticket.event_id, ticket.user_id), []).append(ticket)
+    return [
+        (group[0].user, notification_context.tickets_context(group[0].event, group))
+        for group in groups.values()
+    ]
+
+
+def _send(notification_type: str, sender: type, messages: Iterable[Message]) -> int:
+    """Request one notification per message, all in one transaction (stored together,
+    dispatched by the notifications app when it commits)."""
+    wanted = [(user, context) for user, context in messages if user.is_active]
+    if not wanted:
+        return 0
+    with transaction.atomic():
+        for user, context in wanted:
+            notification_requested.send(
+                sender=sender, notification_type=notification_type, user=user, context=context
+            )
+    logger.info(
+        "event notifications requested",
+        extra={"notification_type": notification_type, "recipients": len(wanted)},
+    )
+    return len(wanted)
