@@ -7,25 +7,18 @@ id is a 404.
 """
 
 import uuid
-from typing import Any
 
 from ninja_extra import ControllerBase
 
 from accounts.models import User
-from common.api import ErrorSchema
+from common.api import error_responses
 from events.models import Event
 from events.selectors.access import access_event_admin
 
 EVENT_ADMIN_PREFIX = "/event-admin"
 
 #: The error statuses every event admin route may answer, for the OpenAPI document.
-ERRORS: dict[int, Any] = {
-    400: ErrorSchema,
-    401: ErrorSchema,
-    403: ErrorSchema,
-    404: ErrorSchema,
-    409: ErrorSchema,
-}
+ERRORS = error_responses(400, 401, 403, 404, 409)
 
 
 class EventAdminController(ControllerBase):

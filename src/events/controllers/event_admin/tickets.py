@@ -6,7 +6,6 @@ permission); a tier or ticket of another event is 404. `manage_tickets` everywhe
 """
 
 import uuid
-from typing import Any
 
 from django.db.models import QuerySet
 from ninja_extra import ControllerBase, api_controller, route
@@ -15,7 +14,7 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
-from common.api import ErrorSchema, Pagination, WriteThrottle
+from common.api import Pagination, WriteThrottle, error_responses
 from events.models import Event, StaffPermission, Ticket, TicketTier
 from events.schema.ticket import (
     AdminTicketSchema,
@@ -33,7 +32,7 @@ from events.service import (
     ticket_tier_service,
 )
 
-ERRORS: dict[int, Any] = {400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema}
+ERRORS = error_responses(400, 403, 404, 409)
 MANAGE = StaffPermission.MANAGE_TICKETS
 
 

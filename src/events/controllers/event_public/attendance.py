@@ -5,14 +5,14 @@ Every route needs a token and acts on an event the caller may see
 """
 
 import uuid
-from typing import Any, Literal
+from typing import Literal
 
 from ninja_extra import ControllerBase, api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
-from common.api import ErrorSchema, WriteThrottle
+from common.api import ErrorSchema, WriteThrottle, error_responses
 from events.models import EventRSVP
 from events.schema.attendance import (
     EligibilityErrorSchema,
@@ -27,14 +27,12 @@ from events.service.event_manager.manager import EventManager
 
 RSVPAnswer = Literal["yes", "no", "maybe"]
 
-ERRORS: dict[int, Any] = {401: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema}
+ERRORS = error_responses(401, 404, 429, 503)
 
 
 @api_controller("/events", auth=JWTAuth(), tags=["attendance"])
 class AttendanceController(ControllerBase):
-    @route.get(
-        "/{event_id}/my-status", response={200: MyStatusSchema, 401: ErrorSchema, 404: ErrorSchema}
-    )
+    @route.get("/{event_id}/my-status", response={200: MyStatusSchema, **error_responses(401, 404)})
     def my_status(self, event_id: uuid.UUID) -> MyEventStatus:
         user = self._user()
         return my_event_status(user, get_participation_event(user, event_id))

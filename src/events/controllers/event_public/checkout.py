@@ -9,14 +9,14 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
-from common.api import ErrorSchema, WriteThrottle
+from common.api import WriteThrottle, error_responses
 from events.models import Ticket
 from events.schema.ticket import CheckoutResultSchema, CheckoutSchema, TicketSchema
 from events.selectors.access import get_visible_event
 from events.service import cancellation_service
 from events.service.batch_ticket_service import BatchTicketService, CartItem
 
-ERRORS: dict[int, Any] = {400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema}
+ERRORS = error_responses(400, 404, 409)
 
 
 @api_controller("/events", auth=JWTAuth(), tags=["tickets"])

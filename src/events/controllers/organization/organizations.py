@@ -14,7 +14,7 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
-from common.api import ErrorSchema, WriteThrottle
+from common.api import ErrorSchema, WriteThrottle, error_responses
 from events.models import (
     EventSeriesFollow,
     Organization,
@@ -32,7 +32,7 @@ from events.schema.organization import (
 from events.selectors.organization import get_visible_organization, get_visible_series
 from events.service import follow_service, membership_service, organization_service
 
-ERRORS: dict[int, Any] = {400: ErrorSchema, 401: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema}
+ERRORS = error_responses(400, 401, 404, 409)
 
 
 def anonymous(request: HttpRequest) -> AnonymousUser:

@@ -8,10 +8,14 @@ are then fetched scoped to that organisation, so another organisation's id is a 
 from ninja_extra import ControllerBase
 
 from accounts.models import User
+from common.api import error_responses
 from events.models import Organization
 from events.selectors.access import access_organization_admin, access_owner
 
 ADMIN_PREFIX = "/organization-admin"
+
+#: The error statuses the organisation admin write routes declare, for the OpenAPI document.
+ERRORS = error_responses(400, 403, 404, 409)
 
 
 class OrganizationAdminController(ControllerBase):

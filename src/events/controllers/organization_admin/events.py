@@ -1,13 +1,11 @@
 """Creating an event: POST /organization-admin/{slug}/create-event (`create_event`)."""
 
-from typing import Any
-
 from ninja_extra import ControllerBase, api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
-from common.api import ErrorSchema, WriteThrottle
+from common.api import WriteThrottle, error_responses
 from events.models import Event, StaffPermission
 from events.schema.event import EventDetail
 from events.schema.event_admin import EventCreateSchema
@@ -15,13 +13,7 @@ from events.selectors import event_admin as admin_selectors
 from events.selectors.access import access_organization_admin
 from events.service import event_service
 
-ERRORS: dict[int, Any] = {
-    400: ErrorSchema,
-    401: ErrorSchema,
-    403: ErrorSchema,
-    404: ErrorSchema,
-    409: ErrorSchema,
-}
+ERRORS = error_responses(400, 401, 403, 404, 409)
 
 
 @api_controller("/organization-admin", auth=JWTAuth(), tags=["organization admin"])

@@ -1,7 +1,6 @@
 """Deciding on membership requests (`manage_members`)."""
 
 import uuid
-from typing import Any
 
 from django.db.models import QuerySet
 from ninja_extra import api_controller, route
@@ -9,14 +8,14 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from common.api import ErrorSchema, Pagination, WriteThrottle
+from common.api import Pagination, WriteThrottle, error_responses
 from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
 from events.models import OrganizationMembershipRequest, StaffPermission
 from events.schema.organization import MembershipRequestSchema
 from events.selectors import organization as org_selectors
 from events.service import membership_service
 
-ERRORS: dict[int, Any] = {403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema}
+ERRORS = error_responses(403, 404, 409)
 
 
 @api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])

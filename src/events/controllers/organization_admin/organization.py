@@ -4,7 +4,7 @@ from ninja_extra import api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from common.api import ErrorSchema, WriteThrottle
+from common.api import WriteThrottle, error_responses
 from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
 from events.models import Organization, StaffPermission
 from events.schema.organization import OrganizationSchema, OrganizationUpdateSchema
@@ -15,7 +15,7 @@ from events.service import organization_service
 class OrganizationSettingsController(OrganizationAdminController):
     @route.patch(
         "/{slug}",
-        response={200: OrganizationSchema, 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema},
+        response={200: OrganizationSchema, **error_responses(400, 403, 404)},
     )
     @throttle(WriteThrottle)
     def update_organization(self, slug: str, payload: OrganizationUpdateSchema) -> Organization:

@@ -2,7 +2,6 @@
 owner adds, changes or removes them."""
 
 import uuid
-from typing import Any
 
 from django.db.models import QuerySet
 from ninja_extra import api_controller, route
@@ -10,19 +9,16 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from common.api import ErrorSchema, Pagination, WriteThrottle
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from common.api import Pagination, WriteThrottle
+from events.controllers.organization_admin.base import (
+    ADMIN_PREFIX,
+    ERRORS,
+    OrganizationAdminController,
+)
 from events.models import OrganizationStaff, StaffPermission
 from events.schema.organization import StaffCreateSchema, StaffSchema, StaffUpdateSchema
 from events.selectors import organization as org_selectors
 from events.service import staff_service
-
-ERRORS: dict[int, Any] = {
-    400: ErrorSchema,
-    403: ErrorSchema,
-    404: ErrorSchema,
-    409: ErrorSchema,
-}
 
 
 @api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])
