@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import OperationalError
@@ -20,6 +21,7 @@ from ninja_extra import NinjaExtraAPI
 from ninja_extra.exceptions import APIException
 from ninja_extra.pagination import PageNumberPaginationExtra
 from ninja_extra.throttling import UserRateThrottle
+from ninja_jwt.authentication import JWTAuth
 from ninja_jwt.exceptions import AuthenticationFailed, InvalidToken
 
 from common.errors import Busy, EncoreError
@@ -47,6 +49,20 @@ class Pagination(PageNumberPaginationExtra):
 
     def __init__(self, page_size: int = 20, max_page_size: int | None = 100, **kw: Any) -> None:
         super().__init__(page_size=page_size, max_page_size=max_page_size, **kw)
+
+
+def anonymous(request: HttpRequest) -> AnonymousUser:
+    """Fallback auth: no token → an anonymous caller (a bad token is still 401)."""
+    return AnonymousUser()
+
+
+def optional_jwt_auth() -> list[Any]:
+    """`auth=` for routes anonymous callers may use too.
+
+    A valid JWT → the User; no `Authorization` header → `AnonymousUser`; a bad or
+    expired token is still a 401, because JWTAuth raises before the fallback is tried.
+    """
+    return [JWTAuth(), anonymous]
 
 
 class WriteThrottle(UserRateThrottle):

@@ -7,15 +7,13 @@ members-only events). A bad token is still a 401.
 
 import uuid
 
-from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from ninja import Query
 from ninja_extra import ControllerBase, api_controller, route
 from ninja_extra.pagination import PaginatedResponseSchema, paginate
-from ninja_jwt.authentication import JWTAuth
 
-from common.api import ErrorSchema, Pagination
+from common.api import ErrorSchema, Pagination, optional_jwt_auth
 from events.models import Event
 from events.schema.event import EventDetail, EventFilterSchema, EventListItem
 from events.selectors.access import AnyUser, get_visible_event
@@ -23,12 +21,7 @@ from events.selectors.event import get_public_event, list_public_events
 from events.selectors.event_calendar import events_calendar
 
 
-def anonymous(request: HttpRequest) -> AnonymousUser:
-    """Fallback auth: no token → an anonymous caller (a bad token is still 401)."""
-    return AnonymousUser()
-
-
-@api_controller("/events", auth=[JWTAuth(), anonymous], tags=["events"])
+@api_controller("/events", auth=optional_jwt_auth(), tags=["events"])
 class EventController(ControllerBase):
     @route.get("", response=PaginatedResponseSchema[EventListItem])
     @paginate(Pagination)

@@ -7,14 +7,12 @@ organisations only), so it accepts an optional JWT; every other route needs one.
 import uuid
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest
 from ninja_extra import ControllerBase, api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
-from common.api import ErrorSchema, WriteThrottle, error_responses
+from common.api import ErrorSchema, WriteThrottle, error_responses, optional_jwt_auth
 from events.models import (
     EventSeriesFollow,
     Organization,
@@ -33,11 +31,6 @@ from events.selectors.organization import get_visible_organization, get_visible_
 from events.service import follow_service, membership_service, organization_service
 
 ERRORS = error_responses(400, 401, 404, 409)
-
-
-def anonymous(request: HttpRequest) -> AnonymousUser:
-    """Fallback auth for read routes: no token → an anonymous caller (a bad token is still 401)."""
-    return AnonymousUser()
 
 
 class _CallerMixin(ControllerBase):
@@ -62,7 +55,7 @@ class OrganizationController(_CallerMixin):
         return 201, organization
 
     @route.get(
-        "/{slug}", response={200: OrganizationSchema, 404: ErrorSchema}, auth=[JWTAuth(), anonymous]
+        "/{slug}", response={200: OrganizationSchema, 404: ErrorSchema}, auth=optional_jwt_auth()
     )
     def get_organization(self, slug: str) -> Organization:
         return get_visible_organization(self._caller(), slug)
