@@ -4,7 +4,7 @@ Every path frees the ticket's seat inside one transaction that holds the locks i
 global order (Event row → the ticket's tier → the ticket): the ticket turns
 `cancelled`, the tier's `quantity_sold` and the event's `attendee_count` go down with
 it, and a waitlist processing pass is enqueued for after the commit (seed-tables.md
-"Trigger sites").
+"Trigger sites"). After the commit each holder hears `ticket_cancelled`.
 """
 
 import uuid
@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from events.models import Event, Ticket, TicketTier
-from events.service import waitlist_service
+from events.service import event_notifications, waitlist_service
 from events.service.locks import adjust_attendee_count, lock_event, lock_tiers
 from events.ticket_errors import AlreadyCancelled, TicketCheckedIn, TicketNotFound
 
@@ -75,7 +75,8 @@ def release_tickets(event: Event, tickets: Sequence[Ticket], reason: str, now: d
     """Cancel `tickets` and free their seats; the caller holds every lock involved.
 
     `tickets` must be locked, of `event`, and not cancelled. One UPDATE for the tickets,
-    one per tier for `quantity_sold`, one for `attendee_count`, one enqueue.
+    one per tier for `quantity_sold`, one for `attendee_count`, one enqueue; the
+    holders are told on commit (`ticket_cancelled`, one notification per holder).
     """
     if not tickets:
         return
@@ -90,3 +91,4 @@ def release_tickets(event: Event, tickets: Sequence[Ticket], reason: str, now: d
         TicketTier.objects.filter(pk=tier_id).update(quantity_sold=F("quantity_sold") - count)
     adjust_attendee_count(event, -len(tickets))
     waitlist_service.enqueue_waitlist_processing(event.pk)
+    event_notifications.notify_tickets_cancelled([ticket.pk for ticket in tickets])

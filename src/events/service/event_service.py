@@ -7,8 +7,8 @@ they trigger runs on commit (seed-tables.md "Trigger sites": capacity increase,
 un-cancel).
 
 Seams for later issues are plain, clearly named functions here: revoking pending offers
-when the waitlist closes or the event is cancelled, and the `event_updated`,
-`event_open` and `event_cancelled` notifications. They only log for now.
+when the waitlist closes or the event is cancelled. The `event_open`, `event_updated` and
+`event_cancelled` notifications go out through `event_notifications` after the commit.
 """
 
 import logging
@@ -34,7 +34,7 @@ from events.models import (
     Venue,
 )
 from events.models.event import DEFAULT_CHECK_IN_LEAD, default_visibility_settings
-from events.service import ticket_tier_service, waitlist_service
+from events.service import event_notifications, ticket_tier_service, waitlist_service
 from events.service.locks import lock_event
 
 logger = logging.getLogger("encore.events")
@@ -89,7 +89,8 @@ def create_event(organization: Organization, data: Mapping[str, Any]) -> Event:
 
     Status is `draft` unless `open` is given (anything else: 400). The slug comes from
     the name when none is given. A ticketed event gets a free "General admission" tier
-    so it can be sold at once; tiers can be edited afterwards.
+    so it can be sold at once; tiers can be edited afterwards. An event created `open`
+    is published at once and notifies like any publishing (`event_open`, on commit).
     """
     fields = dict(data)
     status = fields.pop("status", None) or Event.Status.DRAFT
@@ -107,6 +108,9 @@ def create_event(organization: Organization, data: Mapping[str, Any]) -> Event:
         _insert_with_free_slug(event, retry=not explicit_slug)
         if event.requires_ticket:
             ticket_tier_service.ensure_default_tier(event)
+        if event.status == Event.Status.OPEN:
+            event_id = event.pk
+            transaction.on_commit(lambda: _notify_event_opened(event_id))
     logger.info(
         "event created",
         extra={"event_id": str(event.pk), "organization_id": str(organization.pk)},
@@ -368,7 +372,7 @@ def _venue_of(organization: Organization, venue_id: uuid.UUID | None) -> Venue |
     return venue
 
 
-# -- seams for later issues -------------------------------------------------------------
+# -- seams for later issues and the notifications ---------------------------------------
 def _revoke_pending_offers_on_waitlist_close(event: Event) -> None:
     """Seam (advanced waitlist issue): closing the queue revokes pending offers with
     `waitlist_closed`, inside this transaction. No offers exist yet: nothing to do."""
@@ -382,18 +386,15 @@ def _revoke_pending_offers_on_cancel(event: Event) -> None:
 
 
 def _notify_event_updated(event_id: uuid.UUID, changed_fields: list[str]) -> None:
-    """Seam (notifications issue): `event_updated` to ticket holders and YES RSVPs."""
-    logger.info(
-        "event_updated notification pending",
-        extra={"event_id": str(event_id), "changed_fields": changed_fields},
-    )
+    """`event_updated` to ticket holders and YES RSVPs (called on commit)."""
+    event_notifications.notify_event_updated(event_id, changed_fields)
 
 
 def _notify_event_opened(event_id: uuid.UUID) -> None:
-    """Seam (notifications issue): `event_open` to followers."""
-    logger.info("event_open notification pending", extra={"event_id": str(event_id)})
+    """`event_open` to members and followers, as far as the visibility allows (on commit)."""
+    event_notifications.notify_event_opened(event_id)
 
 
 def _notify_event_cancelled(event_id: uuid.UUID) -> None:
-    """Seam (notifications issue): `event_cancelled` to ticket holders and YES RSVPs."""
-    logger.info("event_cancelled notification pending", extra={"event_id": str(event_id)})
+    """`event_cancelled` to ticket holders and YES RSVPs (called on commit)."""
+    event_notifications.notify_event_cancelled(event_id)

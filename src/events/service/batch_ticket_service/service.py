@@ -7,7 +7,8 @@ The order of work is the point (domain.md **(fix)**):
 3. in ONE transaction: lock the Event row first, then the requested tiers in pk order,
    re-check every precondition under those locks (tier belongs to the event, sale
    windows, per-user limits, event capacity, tier quantities), write the tickets, move
-   `quantity_sold` and `attendee_count`, and take the user off the waitlist.
+   `quantity_sold` and `attendee_count`, and take the user off the waitlist;
+4. after the commit, the buyer hears `ticket_created` (one notification per cart).
 
 Staff selling at the box office use the same writer with `at_box_office=True`: no
 gates and no sale windows, but every capacity and per-user bound still applies.
@@ -26,6 +27,7 @@ from accounts.models import User
 from common.errors import InvalidInput
 from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
+from events.service import event_notifications
 from events.service.batch_ticket_service.capacity import assert_event_capacity, is_on_sale
 from events.service.batch_ticket_service.tickets import (
     claim_waitlist_offer_if_any,
@@ -138,6 +140,7 @@ class BatchTicketService:
             tickets += self._write_item(event, item, tiers[item.tier_id], at_box_office)
         adjust_attendee_count(event, len(tickets))
         claim_waitlist_offer_if_any(event, self.user)
+        event_notifications.notify_tickets_created([ticket.pk for ticket in tickets])
         return tickets
 
     # -- checks under the locks ----------------------------------------------------------
