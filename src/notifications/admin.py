@@ -25,8 +25,8 @@ class DeliveryInline(admin.TabularInline):
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    list_display = ["notification_type", "user", "title", "read_at", "created_at"]
-    list_filter = ["notification_type", ("read_at", admin.EmptyFieldListFilter)]
+    list_display = ["notification_type", "user", "title", "in_app", "read_at", "created_at"]
+    list_filter = ["notification_type", "in_app", ("read_at", admin.EmptyFieldListFilter)]
     search_fields = ["user__email", "title"]
     list_select_related = ["user"]
     autocomplete_fields = ["user"]

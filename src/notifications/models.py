@@ -42,11 +42,19 @@ class Notification(TimeStampedModel):
     body = models.TextField()
     context = models.JSONField(default=dict)
     read_at = models.DateTimeField(null=True, blank=True)
+    # Set by dispatch when the in_app channel is among the user's channels for this
+    # notification; only such rows are in the inbox (list, unread count, mark read).
+    in_app = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [
-            models.Index(fields=["user", "read_at", "-created_at"], name="notification_inbox")
+            # The inbox reads only in-app rows: list, unread filter, unread count.
+            models.Index(
+                fields=["user", "read_at", "-created_at"],
+                name="notification_inbox",
+                condition=models.Q(in_app=True),
+            )
         ]
 
     def __str__(self) -> str:

@@ -2,8 +2,11 @@
 
 Runs after the sender's transaction committed (`transaction.on_commit`). The channels come
 from the user's preferences (`preferences.resolve_channels`). In-app is the stored row
-itself, so its delivery is recorded as sent at once; every other channel gets one Celery
-task (`notifications.deliver`), so a slow or failing channel never holds up another.
+itself, so its delivery is recorded as sent at once and the row is flagged `in_app`
+(which puts it in the inbox); every other channel gets one Celery task
+(`notifications.deliver`), so a slow or failing channel never holds up another. A row
+whose user gets no in-app delivery (silenced, type off, in_app not chosen) stays out of
+the inbox.
 
 Running dispatch twice for one notification is harmless: the delivery rows are unique
 per (notification, channel) and a task only sends a row it claims while still pending.
@@ -62,6 +65,10 @@ def _create_deliveries(
                 notification=notification, channel=channel, defaults=defaults
             )
             deliveries.append(delivery)
+        if Channel.IN_APP in channels and not notification.in_app:
+            # Together with its delivery row: the inbox shows exactly what was delivered.
+            Notification.objects.filter(pk=notification.pk).update(in_app=True)
+            notification.in_app = True
     return deliveries
 
 

@@ -10,7 +10,6 @@ no e-mail or Telegram call ever runs while the sender still holds its row locks.
 import json
 import logging
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -53,8 +52,15 @@ def create_notification(
         },
     )
     # robust: a dispatch failure after commit (broker down, a bug) is logged, never raised
-    # into the request or task whose transaction has already committed.
-    transaction.on_commit(partial(dispatch.dispatch_notification, notification.pk), robust=True)
+    # into the request or task whose transaction has already committed. (A plain function,
+    # not a functools.partial: Django logs a robust failure by the callback's __qualname__,
+    # which a partial lacks, and would then raise AttributeError after all.)
+    notification_id = notification.pk
+
+    def dispatch_on_commit() -> None:
+        dispatch.dispatch_notification(notification_id)
+
+    transaction.on_commit(dispatch_on_commit, robust=True)
     return notification
 
 

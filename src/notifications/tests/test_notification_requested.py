@@ -257,3 +257,20 @@ class TestRealTransactions:
         assert statuses == {"in_app": "sent", "email": "sent", "telegram": "sent"}
         assert len(smtp_server.messages) == 1
         assert len(bot_api.requests) == 1
+
+    def test_a_dispatch_failure_after_commit_is_logged_not_raised(
+        self, user: User, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        from notifications.service import dispatch
+
+        def broken_dispatch(notification_id: object) -> None:
+            raise RuntimeError("dispatch bug")
+
+        monkeypatch.setattr(dispatch, "dispatch_notification", broken_dispatch)
+
+        with transaction.atomic():
+            notification = notify(user, "event_open", event_context())
+
+        # The sender's transaction committed: the row stays, the failure is only logged.
+        assert Notification.objects.filter(pk=notification.pk).exists()
+        assert "dispatch bug" in caplog.text

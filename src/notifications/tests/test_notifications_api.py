@@ -17,7 +17,9 @@ ITEM_FIELDS = {"id", "notification_type", "title", "body", "context", "read_at",
 
 
 def notify(user, *, minutes_ago: int = 0, read: bool = False, **fields) -> Notification:
-    """A stored notification, created directly (the signal receiver is not under test)."""
+    """A stored notification delivered in-app, created directly (the signal receiver is
+    not under test; `in_app=False` makes one whose user did not get the in-app channel)."""
+    fields.setdefault("in_app", True)
     fields.setdefault("notification_type", "event_open")
     fields.setdefault("title", "Doors open")
     fields.setdefault("body", "Registration is open.")
