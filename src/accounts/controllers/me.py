@@ -1,9 +1,10 @@
 """The caller's own account: GET/PATCH /me."""
 
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
+from accounts.controllers.base import CallerController
 from accounts.models import User
 from accounts.schema.user import ProfilePatchSchema, UserSchema
 from accounts.service import profile
@@ -11,7 +12,7 @@ from common.api import ErrorSchema, WriteThrottle
 
 
 @api_controller("/me", auth=JWTAuth(), tags=["me"])
-class MeController(ControllerBase):
+class MeController(CallerController):
     @route.get("", response={200: UserSchema})
     def me(self) -> User:
         return self._caller()
@@ -20,11 +21,6 @@ class MeController(ControllerBase):
     @throttle(WriteThrottle)
     def update_me(self, payload: ProfilePatchSchema) -> User:
         return profile.update_profile(self._caller(), payload.model_dump(exclude_unset=True))
-
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
 
 
 CONTROLLERS = [MeController]

@@ -3,12 +3,12 @@
 import uuid
 
 from django.db.models import QuerySet
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, Pagination, WriteThrottle
 from notifications.models import Notification, NotificationPreference
 from notifications.schema.notifications import (
@@ -20,49 +20,43 @@ from notifications.schema.notifications import (
 from notifications.service import inbox, preferences
 
 
-def _caller(controller: ControllerBase) -> User:
-    """The authenticated user (JWTAuth has already refused anonymous calls with 401)."""
-    request = controller.context.request if controller.context else None
-    user = getattr(request, "auth", None)
-    assert isinstance(user, User)
-    return user
-
-
 @api_controller("/notifications", auth=JWTAuth(), tags=["notifications"])
-class NotificationsController(ControllerBase):
+class NotificationsController(CallerController):
     @route.get("", response=PaginatedResponseSchema[NotificationSchema])
     @paginate(Pagination)
     def list_notifications(self, unread: bool | None = None) -> QuerySet[Notification]:
         """Own notifications, newest first; `?unread=true` only unread, `false` only read."""
-        return inbox.notifications_for(_caller(self), unread=unread)
+        return inbox.notifications_for(self._caller(), unread=unread)
 
     @route.get("/unread-count", response=CountSchema)
     def unread_count(self) -> dict[str, int]:
-        return {"count": inbox.unread_count(_caller(self))}
+        return {"count": inbox.unread_count(self._caller())}
 
     @route.post("/mark-all-read", response=CountSchema)
     @throttle(WriteThrottle)
     def mark_all_read(self) -> dict[str, int]:
-        return {"count": inbox.mark_all_read(_caller(self))}
+        return {"count": inbox.mark_all_read(self._caller())}
 
     @route.post(
         "/{notification_id}/mark-read", response={200: NotificationSchema, 404: ErrorSchema}
     )
     @throttle(WriteThrottle)
     def mark_read(self, notification_id: uuid.UUID) -> Notification:
-        return inbox.mark_read(_caller(self), notification_id)
+        return inbox.mark_read(self._caller(), notification_id)
 
 
 @api_controller("/notification-preferences", auth=JWTAuth(), tags=["notifications"])
-class NotificationPreferencesController(ControllerBase):
+class NotificationPreferencesController(CallerController):
     @route.get("", response=PreferencesSchema)
     def get_preferences(self) -> NotificationPreference:
-        return preferences.get_preferences(_caller(self))
+        return preferences.get_preferences(self._caller())
 
     @route.patch("", response={200: PreferencesSchema, 400: ErrorSchema})
     @throttle(WriteThrottle)
     def update_preferences(self, payload: PreferencesPatchSchema) -> NotificationPreference:
-        return preferences.update_preferences(_caller(self), payload.model_dump(exclude_unset=True))
+        return preferences.update_preferences(
+            self._caller(), payload.model_dump(exclude_unset=True)
+        )
 
 
 CONTROLLERS = [NotificationsController, NotificationPreferencesController]

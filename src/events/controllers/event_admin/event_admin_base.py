@@ -8,9 +8,7 @@ id is a 404.
 
 import uuid
 
-from ninja_extra import ControllerBase
-
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import error_responses
 from events.models import Event
 from events.selectors.access import access_event_admin
@@ -21,11 +19,6 @@ EVENT_ADMIN_PREFIX = "/event-admin"
 ERRORS = error_responses(400, 401, 403, 404, 409)
 
 
-class EventAdminController(ControllerBase):
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
-
+class EventAdminController(CallerController):
     def _event(self, event_id: uuid.UUID, permission: str) -> Event:
         return access_event_admin(self._caller(), event_id, permission)

@@ -8,14 +8,14 @@ permission); a tier or ticket of another event is 404. `manage_tickets` everywhe
 import uuid
 
 from django.db.models import QuerySet
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
 from common.api import Pagination, WriteThrottle, error_responses
-from events.models import Event, StaffPermission, Ticket, TicketTier
+from events.controllers.event_admin.event_admin_base import EVENT_ADMIN_PREFIX, EventAdminController
+from events.models import StaffPermission, Ticket, TicketTier
 from events.schema.ticket import (
     AdminTicketSchema,
     BoxOfficeSaleSchema,
@@ -25,7 +25,6 @@ from events.schema.ticket import (
     TierUpdateSchema,
 )
 from events.selectors import tickets as ticket_selectors
-from events.selectors.access import access_event_admin
 from events.service import (
     cancellation_service,
     ticket_admin_service,
@@ -36,8 +35,8 @@ ERRORS = error_responses(400, 403, 404, 409)
 MANAGE = StaffPermission.MANAGE_TICKETS
 
 
-@api_controller("/event-admin", auth=JWTAuth(), tags=["event admin: tickets"])
-class EventTicketsAdminController(ControllerBase):
+@api_controller(EVENT_ADMIN_PREFIX, auth=JWTAuth(), tags=["event admin: tickets"])
+class EventTicketsAdminController(EventAdminController):
     # -- tiers -----------------------------------------------------------------------------
     @route.get("/{event_id}/ticket-tiers", response={200: list[TierAdminSchema], **ERRORS})
     def list_tiers(self, event_id: uuid.UUID) -> QuerySet[TicketTier]:
@@ -105,15 +104,6 @@ class EventTicketsAdminController(ControllerBase):
             event, self._caller(), payload.user_id, payload.tier_id, payload.holder_name
         )
         return 201, ticket
-
-    # -- access ----------------------------------------------------------------------------
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
-
-    def _event(self, event_id: uuid.UUID, permission: str) -> Event:
-        return access_event_admin(self._caller(), event_id, permission)
 
 
 CONTROLLERS = [EventTicketsAdminController]

@@ -7,11 +7,11 @@ Every route needs a token and acts on an event the caller may see
 import uuid
 from typing import Literal
 
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, WriteThrottle, error_responses
 from events.models import EventRSVP
 from events.schema.attendance import (
@@ -31,10 +31,10 @@ ERRORS = error_responses(401, 404, 429, 503)
 
 
 @api_controller("/events", auth=JWTAuth(), tags=["attendance"])
-class AttendanceController(ControllerBase):
+class AttendanceController(CallerController):
     @route.get("/{event_id}/my-status", response={200: MyStatusSchema, **error_responses(401, 404)})
     def my_status(self, event_id: uuid.UUID) -> MyEventStatus:
-        user = self._user()
+        user = self._caller()
         return my_event_status(user, get_participation_event(user, event_id))
 
     @route.post(
@@ -48,7 +48,7 @@ class AttendanceController(ControllerBase):
     )
     @throttle(WriteThrottle)
     def rsvp(self, event_id: uuid.UUID, answer: RSVPAnswer) -> EventRSVP:
-        user = self._user()
+        user = self._caller()
         return EventManager(user, get_participation_event(user, event_id)).rsvp(answer)
 
     @route.post(
@@ -63,21 +63,16 @@ class AttendanceController(ControllerBase):
     )
     @throttle(WriteThrottle)
     def join_waitlist(self, event_id: uuid.UUID) -> tuple[int, waitlist_service.WaitlistJoin]:
-        user = self._user()
+        user = self._caller()
         joined = waitlist_service.join_waitlist(user, get_participation_event(user, event_id))
         return (201 if joined.created else 200), joined
 
     @route.delete("/{event_id}/waitlist/leave", response={204: None, **ERRORS})
     @throttle(WriteThrottle)
     def leave_waitlist(self, event_id: uuid.UUID) -> tuple[int, None]:
-        user = self._user()
+        user = self._caller()
         waitlist_service.leave_waitlist(user, get_participation_event(user, event_id))
         return 204, None
-
-    def _user(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
 
 
 CONTROLLERS = [AttendanceController]

@@ -4,11 +4,11 @@ POST /events/{event_id}/tickets/{ticket_id}/cancel."""
 import uuid
 from typing import Any
 
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import WriteThrottle, error_responses
 from events.models import Ticket
 from events.schema.ticket import CheckoutResultSchema, CheckoutSchema, TicketSchema
@@ -20,7 +20,7 @@ ERRORS = error_responses(400, 404, 409)
 
 
 @api_controller("/events", auth=JWTAuth(), tags=["tickets"])
-class CheckoutController(ControllerBase):
+class CheckoutController(CallerController):
     @route.post("/{event_id}/checkout", response={201: CheckoutResultSchema, **ERRORS})
     @throttle(WriteThrottle)
     def checkout(self, event_id: uuid.UUID, payload: CheckoutSchema) -> tuple[int, dict[str, Any]]:
@@ -49,11 +49,6 @@ class CheckoutController(ControllerBase):
         return cancellation_service.cancel_ticket_by_user(
             self._caller(), ticket_id, event_id=event_id
         )
-
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
 
 
 CONTROLLERS = [CheckoutController]

@@ -10,40 +10,37 @@ import uuid
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from ninja import Query
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.pagination import PaginatedResponseSchema, paginate
 
+from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, Pagination, optional_jwt_auth
 from events.models import Event
 from events.schema.event import EventDetail, EventFilterSchema, EventListItem
-from events.selectors.access import AnyUser, get_visible_event
+from events.selectors.access import get_visible_event
 from events.selectors.event import get_public_event, list_public_events
 from events.selectors.event_calendar import events_calendar
 
 
 @api_controller("/events", auth=optional_jwt_auth(), tags=["events"])
-class EventController(ControllerBase):
+class EventController(CallerController):
     @route.get("", response=PaginatedResponseSchema[EventListItem])
     @paginate(Pagination)
     def list_events(self, filters: Query[EventFilterSchema]) -> QuerySet[Event]:
-        return list_public_events(self._caller(), **filters.model_dump())
+        return list_public_events(self._viewer(), **filters.model_dump())
 
     @route.get("/{event_id}", response={200: EventDetail, 404: ErrorSchema})
     def get_event(self, event_id: uuid.UUID) -> Event:
-        return get_public_event(self._caller(), event_id)
+        return get_public_event(self._viewer(), event_id)
 
     @route.get("/{event_id}/calendar.ics", response={404: ErrorSchema})
     def event_calendar(self, event_id: uuid.UUID) -> HttpResponse:
-        event = get_visible_event(self._caller(), event_id)
+        event = get_visible_event(self._viewer(), event_id)
         response = HttpResponse(
             events_calendar([event], name=event.name), content_type="text/calendar; charset=utf-8"
         )
         response["Content-Disposition"] = f'attachment; filename="{event.slug}.ics"'
         return response
-
-    def _caller(self) -> AnyUser:
-        """The authenticated User, or AnonymousUser when no token was sent."""
-        return self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
 
 
 CONTROLLERS = [EventController]

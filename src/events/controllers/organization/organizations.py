@@ -5,13 +5,12 @@ organisations only), so it accepts an optional JWT; every other route needs one.
 """
 
 import uuid
-from typing import Any
 
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, WriteThrottle, error_responses, optional_jwt_auth
 from events.models import (
     EventSeriesFollow,
@@ -33,24 +32,13 @@ from events.service import follow_service, membership_service, organization_serv
 ERRORS = error_responses(400, 401, 404, 409)
 
 
-class _CallerMixin(ControllerBase):
-    def _caller(self) -> Any:
-        """The authenticated User, or AnonymousUser on routes with optional auth."""
-        return self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-
-    def _user(self) -> User:
-        user = self._caller()
-        assert isinstance(user, User)
-        return user
-
-
 @api_controller("/organizations", auth=JWTAuth(), tags=["organizations"])
-class OrganizationController(_CallerMixin):
+class OrganizationController(CallerController):
     @route.post("", response={201: OrganizationSchema, **ERRORS})
     @throttle(WriteThrottle)
     def create_organization(self, payload: OrganizationCreateSchema) -> tuple[int, Organization]:
         organization = organization_service.create_organization(
-            owner=self._user(), **payload.model_dump()
+            owner=self._caller(), **payload.model_dump()
         )
         return 201, organization
 
@@ -58,16 +46,16 @@ class OrganizationController(_CallerMixin):
         "/{slug}", response={200: OrganizationSchema, 404: ErrorSchema}, auth=optional_jwt_auth()
     )
     def get_organization(self, slug: str) -> Organization:
-        return get_visible_organization(self._caller(), slug)
+        return get_visible_organization(self._viewer(), slug)
 
     @route.post("/{slug}/membership-requests", response={201: MembershipRequestSchema, **ERRORS})
     @throttle(WriteThrottle)
     def request_membership(
         self, slug: str, payload: MembershipRequestCreateSchema | None = None
     ) -> tuple[int, OrganizationMembershipRequest]:
-        organization = get_visible_organization(self._user(), slug)
+        organization = get_visible_organization(self._caller(), slug)
         request = membership_service.request_membership(
-            organization, user=self._user(), message=payload.message if payload else ""
+            organization, user=self._caller(), message=payload.message if payload else ""
         )
         return 201, request
 
@@ -76,34 +64,34 @@ class OrganizationController(_CallerMixin):
     def follow_organization(
         self, slug: str, payload: FollowBodySchema | None = None
     ) -> OrganizationFollow:
-        organization = get_visible_organization(self._user(), slug)
+        organization = get_visible_organization(self._caller(), slug)
         notify = payload.notify_new_events if payload else None
         return follow_service.follow_organization(
-            self._user(), organization, notify_new_events=notify
+            self._caller(), organization, notify_new_events=notify
         )
 
     @route.delete("/{slug}/follow", response={204: None, **ERRORS})
     @throttle(WriteThrottle)
     def unfollow_organization(self, slug: str) -> tuple[int, None]:
-        follow_service.unfollow_organization(self._user(), slug=slug)
+        follow_service.unfollow_organization(self._caller(), slug=slug)
         return 204, None
 
 
 @api_controller("/event-series", auth=JWTAuth(), tags=["event series"])
-class EventSeriesFollowController(_CallerMixin):
+class EventSeriesFollowController(CallerController):
     @route.post("/{series_id}/follow", response={200: FollowSchema, **ERRORS})
     @throttle(WriteThrottle)
     def follow_series(
         self, series_id: uuid.UUID, payload: FollowBodySchema | None = None
     ) -> EventSeriesFollow:
-        series = get_visible_series(self._user(), series_id)
+        series = get_visible_series(self._caller(), series_id)
         notify = payload.notify_new_events if payload else None
-        return follow_service.follow_series(self._user(), series, notify_new_events=notify)
+        return follow_service.follow_series(self._caller(), series, notify_new_events=notify)
 
     @route.delete("/{series_id}/follow", response={204: None, **ERRORS})
     @throttle(WriteThrottle)
     def unfollow_series(self, series_id: uuid.UUID) -> tuple[int, None]:
-        follow_service.unfollow_series(self._user(), series_id=series_id)
+        follow_service.unfollow_series(self._caller(), series_id=series_id)
         return 204, None
 
 

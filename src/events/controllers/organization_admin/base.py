@@ -5,9 +5,7 @@ invisible to the caller, 403 without the permission (api.md conventions). Sub-ob
 are then fetched scoped to that organisation, so another organisation's id is a 404.
 """
 
-from ninja_extra import ControllerBase
-
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import error_responses
 from events.models import Organization
 from events.selectors.access import access_organization_admin, access_owner
@@ -18,12 +16,7 @@ ADMIN_PREFIX = "/organization-admin"
 ERRORS = error_responses(400, 403, 404, 409)
 
 
-class OrganizationAdminController(ControllerBase):
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
-
+class OrganizationAdminController(CallerController):
     def _organization(self, slug: str, permission: str) -> Organization:
         return access_organization_admin(self._caller(), slug, permission)
 

@@ -1,36 +1,29 @@
 """Creating an event: POST /organization-admin/{slug}/create-event (`create_event`)."""
 
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
 from common.api import WriteThrottle, error_responses
+from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
 from events.models import Event, StaffPermission
 from events.schema.event import EventDetail
 from events.schema.event_admin import EventCreateSchema
 from events.selectors import event_admin as admin_selectors
-from events.selectors.access import access_organization_admin
 from events.service import event_service
 
 ERRORS = error_responses(400, 401, 403, 404, 409)
 
 
-@api_controller("/organization-admin", auth=JWTAuth(), tags=["organization admin"])
-class OrganizationEventsController(ControllerBase):
+@api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])
+class OrganizationEventsController(OrganizationAdminController):
     @route.post("/{slug}/create-event", response={201: EventDetail, **ERRORS})
     @throttle(WriteThrottle)
     def create_event(self, slug: str, payload: EventCreateSchema) -> tuple[int, Event]:
         """201 with the event detail; status `draft` unless `open` is given."""
-        caller = self._caller()
-        organization = access_organization_admin(caller, slug, StaffPermission.CREATE_EVENT)
+        organization = self._organization(slug, StaffPermission.CREATE_EVENT)
         event = event_service.create_event(organization, payload.service_data())
-        return 201, admin_selectors.event_detail(caller, event.pk)
-
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
+        return 201, admin_selectors.event_detail(self._caller(), event.pk)
 
 
 CONTROLLERS = [OrganizationEventsController]
