@@ -32,9 +32,15 @@ from events.models import (
     StaffPermission,
     Ticket,
     Venue,
+    WaitlistOffer,
 )
 from events.models.event import DEFAULT_CHECK_IN_LEAD, default_visibility_settings
-from events.service import event_notifications, ticket_tier_service, waitlist_service
+from events.service import (
+    event_notifications,
+    ticket_tier_service,
+    waitlist_service,
+    waitlist_settings_service,
+)
 from events.service.locks import lock_event
 
 logger = logging.getLogger("encore.events")
@@ -374,15 +380,15 @@ def _venue_of(organization: Organization, venue_id: uuid.UUID | None) -> Venue |
 
 # -- seams for later issues and the notifications ---------------------------------------
 def _revoke_pending_offers_on_waitlist_close(event: Event) -> None:
-    """Seam (advanced waitlist issue): closing the queue revokes pending offers with
-    `waitlist_closed`, inside this transaction. No offers exist yet: nothing to do."""
-    del event
+    """Closing the queue revokes pending offers with `waitlist_closed`, inside this
+    transaction: the same rule as the waitlist settings PATCH (one function for both)."""
+    waitlist_settings_service.close_waitlist(event)
 
 
 def _revoke_pending_offers_on_cancel(event: Event) -> None:
-    """Seam (advanced waitlist issue): cancelling revokes pending offers with
-    `event_cancelled`, inside this transaction. No offers exist yet: nothing to do."""
-    del event
+    """Cancelling revokes pending offers with `event_cancelled`, inside this transaction;
+    the users keep their place, and un-cancelling enqueues a processing pass."""
+    waitlist_service.revoke_pending_offers(event, WaitlistOffer.RevokedReason.EVENT_CANCELLED)
 
 
 def _notify_event_updated(event_id: uuid.UUID, changed_fields: list[str]) -> None:
