@@ -20,12 +20,6 @@ pytestmark = pytest.mark.django_db
 STRONG = "a-long-unusual-passphrase"
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    """Hashing with PBKDF2 costs ~0.3 s per call; these tests check behaviour, not hash cost."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def anon(api):
     return api(None)

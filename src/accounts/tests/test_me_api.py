@@ -9,12 +9,6 @@ from common.api import WriteThrottle
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    """Every test builds users; PBKDF2's deliberate cost is not what these tests are about."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def test_me_returns_the_callers_profile(api):
     user = make_user(
         "me@example.com", first_name="Grace", last_name="Hopper", timezone="America/New_York"

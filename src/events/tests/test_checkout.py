@@ -26,11 +26,6 @@ from events.tests.ticket_helpers import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def checkout(api: Any, user: Any, event: Event, body: Any) -> Any:
     return api(user).post(f"/events/{event.pk}/checkout", body)
 

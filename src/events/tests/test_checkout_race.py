@@ -27,11 +27,6 @@ CAPACITY = 10
 ALREADY_SOLD = CAPACITY - 5
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @dataclass
 class Race:
     """What every buyer thread shares: the route, the body, the start line, the results."""

@@ -26,11 +26,6 @@ from events.tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def rsvp_yes(api, user, event):
     return api(user).post(f"/events/{event.pk}/rsvp/yes")
 

@@ -26,11 +26,6 @@ pytestmark = pytest.mark.django_db
 BUDGET = 8
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _count_check(user, event_id) -> tuple[int, EventUserEligibility]:
     """Queries of one full check, from a bare event row (nothing preloaded)."""
     event = Event.objects.get(pk=event_id)

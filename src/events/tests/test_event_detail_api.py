@@ -57,11 +57,6 @@ ALL_FIELDS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def detail(api, user, event):
     return api(user).get(f"/events/{event.pk}")
 

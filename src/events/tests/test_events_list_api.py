@@ -21,11 +21,6 @@ from events.tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def listed(api, user=None, **params) -> list[str]:
     response = api(user).get("/events", **params)
     assert response.status_code == 200, response.content

@@ -18,11 +18,6 @@ from events.tests.factories import make_member, make_org
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def org(db: None) -> Organization:
     return make_org()

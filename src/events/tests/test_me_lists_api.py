@@ -12,12 +12,6 @@ from events.tests.factories import make_event, make_tier
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    """Every test builds users; PBKDF2's deliberate cost is not what these tests are about."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 LISTS = ["/me/tickets", "/me/rsvps", "/me/waitlist"]
 
 

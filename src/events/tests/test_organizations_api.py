@@ -18,11 +18,6 @@ from events.tests.org_admin_matrix import snapshot
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # -- create ----------------------------------------------------------------------------------
 class TestCreateOrganization:
     def test_caller_becomes_owner_and_slug_comes_from_the_name(self, api: Any, user: User) -> None:

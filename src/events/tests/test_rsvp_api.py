@@ -16,11 +16,6 @@ from events.tests.factories import fill_with_rsvps, make_event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def dispatched(monkeypatch) -> list:
     """Event ids handed to the waitlist processor (recorded instead of sent)."""

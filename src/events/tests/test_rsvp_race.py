@@ -23,11 +23,6 @@ from events.tests.factories import fill_with_rsvps, make_event
 MAX_BUSY_RETRIES = 10
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _token(user) -> str:
     return issue_token_pair(user).access
 

@@ -38,11 +38,6 @@ __all__ = ["enqueued"]  # the fixture, imported for pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 P = StaffPermission
 
 

@@ -25,11 +25,6 @@ __all__ = ["enqueued"]  # the fixture, imported for pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def buy(event: Event, tier: Any, user: Any, count: int = 1) -> list[Ticket]:
     return BatchTicketService(event, user).create_batch([CartItem(tier.pk, count)])
 

@@ -26,11 +26,6 @@ pytestmark = pytest.mark.django_db
 T0 = datetime(2031, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def buy_at(moment: datetime, event: Event, tier: TicketTier, count: int = 1) -> list[Ticket]:
     with time_machine.travel(moment, tick=False):
         return BatchTicketService(event, make_user()).create_batch([CartItem(tier.pk, count)])

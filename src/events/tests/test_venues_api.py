@@ -32,11 +32,6 @@ ROUTES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _fast_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(("route", "case"), matrix_params(ROUTES))
 def test_permission_matrix(api: Any, route: AdminRoute, case: str) -> None:

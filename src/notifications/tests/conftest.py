@@ -14,12 +14,6 @@ BOT_TOKEN = "123456:TEST-token"
 CHAT_ID = "424242"
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    """Test users get a password; the production hasher costs about a second each."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def smtp_server(settings: Any) -> Iterator[SmtpServer]:
     """An aiosmtpd server on 127.0.0.1; Django's SMTP backend points at it."""
