@@ -57,13 +57,29 @@ def selectable_entries(event_id: uuid.UUID) -> QuerySet[EventWaitList]:
     (`last_offer_expired_at IS NULL`, FIFO) is read straight off the index.
     """
     mine = WaitlistOffer.objects.filter(event_id=event_id, user_id=OuterRef("user_id"))
-    blocked = mine.filter(
-        Q(status=PENDING) | Q(status=REVOKED, revoked_reason=WaitlistOffer.RevokedReason.ORGANIZER)
-    )
+    blocked = mine.filter(Q(status=PENDING) | Q(_soft_skipping()))
     return (
         EventWaitList.objects.filter(event_id=event_id)
         .exclude(Exists(blocked))
         .order_by(*selection_order())
+    )
+
+
+def _soft_skipping() -> Q:
+    """For WaitlistOffer rows: an organiser's revoke not followed by a newer offer.
+
+    The soft skip lasts "until reactivated or re-offered" (seed-tables admin endpoints):
+    reactivating turns the offer itself back to PENDING, and an admin's new offer for the
+    user is newer than the revoked one, so the old revoke stops counting. Only the
+    organiser's own revoke skips; system revocations leave the user eligible.
+    """
+    newer = WaitlistOffer.objects.filter(
+        event_id=OuterRef("event_id"),
+        user_id=OuterRef("user_id"),
+        created_at__gt=OuterRef("created_at"),
+    )
+    return Q(status=REVOKED, revoked_reason=WaitlistOffer.RevokedReason.ORGANIZER) & ~Q(
+        Exists(newer)
     )
 
 

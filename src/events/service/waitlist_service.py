@@ -211,8 +211,18 @@ def _validated_deadline(event: Event, now: datetime, expires_at: datetime | None
 
 
 def _assert_room_for_one_more(event: Event, now: datetime) -> None:
-    """Seed 000: attendees + non-cutoff pending + 1 must fit the effective capacity."""
-    if event.status != Event.Status.OPEN or event.start <= now or event.effective_capacity == 0:
+    """Seed 000: attendees + non-cutoff pending + 1 must fit the effective capacity.
+
+    Only where an offer is of use (seed-tables "Only useful offers"), with the queue open
+    (closing it revoked every pending offer) and while one can still register: an offer
+    past `latest_deadline` would be born expired.
+    """
+    if (
+        not event.waitlist_open
+        or event.status != Event.Status.OPEN
+        or latest_deadline(event) <= now
+        or event.effective_capacity == 0
+    ):
         raise OffersNotApplicable()
     held = waitlist_selectors.held_offers(event.pk, now).count()
     if event.attendee_count + held + 1 > event.effective_capacity:
@@ -230,10 +240,7 @@ def create_admin_offer(
         raise NotFound("Waitlist entry not found.")
     now = timezone.now()
     deadline = _validated_deadline(event, now, expires_at)
-    if WaitlistOffer.objects.filter(
-        event=event, user_id=entry.user_id, status=Status.PENDING
-    ).exists():
-        raise PendingOfferExists()
+    _assert_no_live_offer(event, entry.user_id, now)
     _assert_room_for_one_more(event, now)
     offer = WaitlistOffer(
         event=event, user_id=entry.user_id, expires_at=deadline, batch_id=uuid.uuid4()
@@ -260,10 +267,7 @@ def reactivate_admin_offer(
         raise NotOnWaitlist()
     now = timezone.now()
     offer.expires_at = _validated_deadline(event, now, expires_at)
-    if WaitlistOffer.objects.filter(
-        event=event, user_id=offer.user_id, status=Status.PENDING
-    ).exists():
-        raise PendingOfferExists()
+    _assert_no_live_offer(event, offer.user_id, now)
     _assert_room_for_one_more(event, now)
     offer.status = Status.PENDING
     offer.is_cutoff_batch = False
@@ -284,6 +288,19 @@ def reactivate_admin_offer(
     )
     _notify_offers_on_commit([offer.pk])
     return offer
+
+
+def _assert_no_live_offer(event: Event, user_id: uuid.UUID, now: datetime) -> None:
+    """409 `pending_offer_exists` while the user holds a live offer.
+
+    A PENDING offer already past its deadline holds nothing (seed-tables "Live offers"):
+    it is expired here, as the hourly sweep would, instead of blocking the organiser
+    for up to an hour.
+    """
+    pending = WaitlistOffer.objects.filter(event=event, user_id=user_id, status=Status.PENDING)
+    pending.filter(expires_at__lte=now).update(status=Status.EXPIRED, updated_at=now)
+    if pending.exists():
+        raise PendingOfferExists()
 
 
 def _save_pending(offer: WaitlistOffer, update_fields: list[str] | None = None) -> None:
