@@ -7,7 +7,7 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.models import User
 from common.api import Pagination
-from events.models import EventRSVP, Ticket
+from events.models import EventRSVP, EventWaitList, Ticket
 from events.schema.me import MyRSVPSchema, MyTicketSchema, MyWaitlistEntrySchema
 from events.selectors import me as me_selectors
 
@@ -26,7 +26,7 @@ class MyListsController(ControllerBase):
 
     @route.get("/waitlist", response=PaginatedResponseSchema[MyWaitlistEntrySchema])
     @paginate(Pagination)
-    def my_waitlist(self) -> me_selectors.PositionedEntries:
+    def my_waitlist(self) -> QuerySet[EventWaitList]:
         return me_selectors.my_waitlist(self._caller())
 
     def _caller(self) -> User:

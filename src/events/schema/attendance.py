@@ -58,14 +58,23 @@ class MyWaitlistSchema(Schema):
     joined_at: datetime
 
 
+class MyOfferSchema(Schema):
+    """The caller's live offer (PENDING, not yet expired): a seat held for them until then."""
+
+    id: uuid.UUID
+    status: str
+    expires_at: datetime
+    is_cutoff_batch: bool
+
+
 class MyStatusSchema(Schema):
-    """`offer` stays null until the advanced waitlist issues offers (seed 000)."""
+    """`waitlist.position` is null while the caller holds a live offer (then `offer` is set)."""
 
     eligibility: EligibilitySchema
     rsvp: RSVPStatusSchema | None
     tickets: list[MyTicketSchema]
     waitlist: MyWaitlistSchema | None
-    offer: None = None
+    offer: MyOfferSchema | None
 
 
 class WaitlistEntrySchema(Schema):

@@ -5,6 +5,10 @@ from datetime import datetime
 
 from ninja import Schema
 
+from events.models import EventWaitList, WaitlistOffer
+from events.schema.attendance import MyOfferSchema
+from events.selectors.me import own_live_offer
+
 
 class MyEventSchema(Schema):
     id: uuid.UUID
@@ -34,10 +38,14 @@ class MyRSVPSchema(Schema):
 
 
 class MyWaitlistEntrySchema(Schema):
-    """`offer` is always null for now: the seam where the caller's live offer will appear."""
+    """`position` is null while `offer` (the caller's live offer for that event) is set."""
 
     id: uuid.UUID
     event: MyEventSchema
     created_at: datetime
-    position: int
-    offer: None = None
+    position: int | None
+    offer: MyOfferSchema | None
+
+    @staticmethod
+    def resolve_offer(obj: EventWaitList) -> WaitlistOffer | None:
+        return own_live_offer(obj)  # prefetched for the whole page

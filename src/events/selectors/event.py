@@ -12,6 +12,7 @@ from datetime import datetime
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import (
     BooleanField,
+    Count,
     Exists,
     Expression,
     ExpressionWrapper,
@@ -19,12 +20,15 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Value,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from common.errors import NotFound
 from events.models import Event, OrganizationStaff
+from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import (
     AnyUser,
     blacklisted_organizations,
@@ -34,14 +38,17 @@ from events.selectors.access import (
 from events.service import capacity
 
 
-def held_seats_expression() -> Expression:
+def held_seats_expression(now: datetime | None = None) -> Expression:
     """Seats held by live waitlist offers, as an annotation on Event rows.
 
-    Same meaning as `capacity.held_offer_count(event_id, None)`: live, non-cutoff offers.
-    No offer exists before the advanced waitlist (issue 4), so this is a constant 0 for
-    now; it becomes a correlated COUNT subquery then, still inside the page query.
+    Same meaning as `capacity.held_offer_count(event_id, None)`: live, non-cutoff offers
+    (`waitlist_selectors.held_offers`), so an offer past `expires_at` that the sweeper has
+    not reached yet holds nothing. A correlated COUNT inside the page query: no query
+    per row.
     """
-    return Value(0, output_field=IntegerField())
+    held = waitlist_selectors.held_offers(OuterRef("pk"), now or timezone.now())  # type: ignore[arg-type]
+    counted = held.order_by().values("event_id").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
 def seats_held(event: Event) -> int:

@@ -10,15 +10,14 @@ These lists show the caller's own rows whatever the event's current visibility: 
 person keeps seeing what they hold even if the organiser later hides the event.
 """
 
-import uuid
-from collections.abc import Sequence
-from typing import TypeVar, overload
+from typing import TypeVar
 
-from django.db.models import Case, Count, F, IntegerField, Model, Q, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, Model, Prefetch, QuerySet, Value, When
 from django.utils import timezone
 
 from accounts.models import User
-from events.models import EventRSVP, EventWaitList, Ticket
+from events.models import EventRSVP, EventWaitList, Ticket, WaitlistOffer
+from events.selectors import waitlist as waitlist_selectors
 
 RowT = TypeVar("RowT", bound=Model)
 
@@ -43,62 +42,28 @@ def my_rsvps(user: User) -> QuerySet[EventRSVP]:
     return upcoming_first(EventRSVP.objects.filter(user=user).select_related("event"))
 
 
-def my_waitlist(user: User) -> "PositionedEntries":
-    """The caller's queue entries; each entry of a page gets `position` (see below)."""
-    return PositionedEntries(
-        upcoming_first(EventWaitList.objects.filter(user=user).select_related("event"))
-    )
+def my_waitlist(user: User) -> QuerySet[EventWaitList]:
+    """The caller's queue entries, each with `position` and `live_offers` (0 or 1 offer).
 
-
-def waitlist_positions(entries: Sequence[EventWaitList]) -> dict[uuid.UUID, int]:
-    """1-based FIFO rank of each entry in its event's queue, in ONE grouped query.
-
-    Rank = 1 + the entries of the same event that joined earlier (created_at, then id as
-    the tie-break, the same order the queue is served in).
+    `position` is `waitlist_selectors.position_expression`: the rank in the event's
+    selection order (rotation included), null while the caller holds a live offer there.
+    It is a correlated count inside the page query; the caller's live offers of the
+    page's events come in one prefetch, so a page costs the same whatever its length.
     """
-    if not entries:
-        return {}
-    earlier = Q(event__waitlist__created_at__lt=F("created_at")) | Q(
-        event__waitlist__created_at=F("created_at"), event__waitlist__id__lt=F("id")
+    now = timezone.now()
+    own_live_offers = waitlist_selectors.live_offers(now).filter(user=user)
+    entries = (
+        EventWaitList.objects.filter(user=user)
+        .select_related("event")
+        .prefetch_related(
+            Prefetch("event__waitlist_offers", queryset=own_live_offers, to_attr="live_offers")
+        )
+        .annotate(position=waitlist_selectors.position_expression(now))
     )
-    rows = (
-        EventWaitList.objects.filter(pk__in=[entry.pk for entry in entries])
-        .order_by()
-        .annotate(ahead=Count("event__waitlist", filter=earlier))
-        .values_list("pk", "ahead")
-    )
-    return {pk: ahead + 1 for pk, ahead in rows}
+    return upcoming_first(entries)
 
 
-class PositionedEntries:
-    """A lazy view of a waitlist queryset for the paginator: counting runs `COUNT(*)`,
-    slicing loads one page and sets `entry.position` on it with one grouped query.
-
-    Positions are computed per page, not per row and not for the whole list.
-    """
-
-    ordered = True  # the wrapped queryset is ordered; tells Django's Paginator not to warn
-
-    def __init__(self, queryset: QuerySet[EventWaitList]) -> None:
-        self.queryset = queryset
-
-    def count(self) -> int:
-        return self.queryset.count()
-
-    def __len__(self) -> int:
-        return self.count()
-
-    @overload
-    def __getitem__(self, index: int) -> EventWaitList: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[EventWaitList]: ...
-
-    def __getitem__(self, index: int | slice) -> EventWaitList | list[EventWaitList]:
-        if isinstance(index, int):
-            return self[index : index + 1][0]
-        page = list(self.queryset[index])
-        positions = waitlist_positions(page)
-        for entry in page:
-            entry.position = positions[entry.pk]  # type: ignore[attr-defined]
-        return page
+def own_live_offer(entry: EventWaitList) -> WaitlistOffer | None:
+    """The caller's live offer for the entry's event, from `my_waitlist`'s prefetch."""
+    offers: list[WaitlistOffer] = getattr(entry.event, "live_offers", [])
+    return offers[0] if offers else None

@@ -1,15 +1,19 @@
 """`GET /events/{id}/my-status`: the caller's whole relation to one event, in one answer.
 
 A fixed number of queries whatever the size of the event: the eligibility prefetch (one
-annotated query, plus the tiers of ticketed events) already knows the RSVP answer and
-the queue position; one query lists the caller's tickets and one reads the queue entry.
+annotated query, plus the tiers of ticketed events) already knows the RSVP answer, the
+queue position, the seats held and the caller's own live offer; one query lists the
+caller's tickets and one reads the queue entry.
 """
 
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from accounts.models import User
-from events.models import Event, EventWaitList, Ticket
+from common.timezones import get_zone
+from events.models import Event, EventWaitList, Ticket, WaitlistOffer
+from events.service.event_manager.context import EligibilityContext
 from events.service.event_manager.service import EligibilityService
 from events.service.event_manager.types import EventUserEligibility
 
@@ -36,17 +40,26 @@ class QueueState:
 
 
 @dataclass(frozen=True)
+class OfferState:
+    """The caller's live offer: always PENDING (a live offer is a pending, unexpired one)."""
+
+    id: uuid.UUID
+    status: str
+    expires_at: datetime
+    is_cutoff_batch: bool
+
+
+@dataclass(frozen=True)
 class MyEventStatus:
     eligibility: EventUserEligibility
     rsvp: RSVPState | None
     tickets: list[TicketState]
     waitlist: QueueState | None
-    offer: None = None  # the caller's live offer, once the advanced waitlist issues them
+    offer: OfferState | None
 
 
 def my_event_status(user: User, event: Event) -> MyEventStatus:
     service = EligibilityService(user, event)
-    eligibility = service.check_eligibility()
     ctx = service.context
     tickets = [
         TicketState(
@@ -67,14 +80,43 @@ def my_event_status(user: User, event: Event) -> MyEventStatus:
         .first()
     )
     return MyEventStatus(
-        eligibility=eligibility,
+        eligibility=_for_the_user(service.check_eligibility(), ctx, user),
         rsvp=RSVPState(ctx.rsvp_status) if ctx.rsvp_status else None,
         tickets=tickets,
-        waitlist=QueueState(_position(service), joined_at) if joined_at is not None else None,
+        # The context's position is already null while the caller holds a live offer.
+        waitlist=QueueState(ctx.waitlist_position, joined_at) if joined_at is not None else None,
+        offer=_own_offer(ctx),
     )
 
 
-def _position(service: EligibilityService) -> int | None:
-    """The queue rank; null while the caller holds a live offer (seed-tables "Position")."""
-    ctx = service.context
-    return None if ctx.offers.own_offer_expires_at is not None else ctx.waitlist_position
+def _for_the_user(
+    eligibility: EventUserEligibility, ctx: EligibilityContext, user: User
+) -> EventUserEligibility:
+    """The gate's answer as this page shows it.
+
+    `next_batch_at` in the caller's timezone (seed-tables: "in the user's timezone"), and
+    `active_offer_expires_at` whenever the caller holds a live offer, refused or not: the
+    gate sets it only on `allowed=True`, but a cutoff offer on a full event is still an
+    offer the page counts down.
+    """
+    next_batch_at = eligibility.next_batch_at
+    if next_batch_at is not None:
+        next_batch_at = next_batch_at.astimezone(get_zone(user.timezone))
+    return replace(
+        eligibility,
+        next_batch_at=next_batch_at,
+        active_offer_expires_at=ctx.offers.own_offer_expires_at,
+    )
+
+
+def _own_offer(ctx: EligibilityContext) -> OfferState | None:
+    """Built from the prefetched context: no query of its own."""
+    offers = ctx.offers
+    if offers.own_offer_id is None or offers.own_offer_expires_at is None:
+        return None
+    return OfferState(
+        id=offers.own_offer_id,
+        status=WaitlistOffer.WaitlistOfferStatus.PENDING.value,
+        expires_at=offers.own_offer_expires_at,
+        is_cutoff_batch=offers.own_offer_is_cutoff,
+    )
