@@ -1,4 +1,4 @@
-"""Bodies of the event administration routes (create, PATCH, RSVPs, invitations, queue).
+"""Bodies of the event administration routes (create, PATCH, RSVPs, invitations).
 
 Request schemas check shapes and types (a violation is a 422); the services check
 values against the model (`Event.clean()`: schedule, waitlist window 1 h..7 d, cutoff
@@ -190,13 +190,3 @@ class InvitationCreateSchema(Schema):
 
     user_id: uuid.UUID
     overrides_max_attendees: StrictBool = False
-
-
-class WaitlistQueueEntrySchema(Schema):
-    """One queue entry; `current_offer` stays null until the advanced waitlist exists."""
-
-    id: uuid.UUID
-    user: UserRefSchema
-    created_at: datetime
-    position: int | None
-    current_offer: dict[str, Any] | None = None

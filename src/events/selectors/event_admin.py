@@ -2,17 +2,31 @@
 
 Every sub-object lookup is scoped to the event in the path, so an id of another event
 is simply "not found" (api.md: 404). Lists carry the `select_related` their schema
-needs, and queue positions come from one correlated subquery, not one query per row.
+needs; queue positions come from one correlated subquery and the members' current
+offers from one prefetch per page, not one query per row.
 """
 
 import uuid
 
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    Case,
+    F,
+    IntegerField,
+    OrderBy,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.utils import timezone
 
 from accounts.models import User
 from common.errors import InvalidInput, NotFound
-from events.models import Event, EventRSVP, EventWaitList, Invitation
+from events.models import Event, EventRSVP, EventWaitList, Invitation, WaitlistOffer
+from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import AnyUser
 from events.selectors.event import with_public_fields
 
@@ -54,27 +68,19 @@ def get_invitation(event: Event, invitation_id: uuid.UUID) -> Invitation:
 
 # -- waitlist queue --------------------------------------------------------------------
 def waitlist_queue(event: Event, search: str | None = None) -> QuerySet[EventWaitList]:
-    """The queue in FIFO order with each entry's 1-based position in the whole queue.
+    """The queue in selection order, each entry with `position` and its `current_offer`.
 
-    The position is computed over the full queue, before `search` narrows the rows, so
-    a filtered list still shows everybody's real place. Ties on `created_at` are broken
-    by id, the same order the list uses.
+    Order and position are `selectors.waitlist`'s (rotation: members who let an offer
+    lapse follow the others); the position is null while the member holds a live offer.
+    It is computed over the full queue, before `search` narrows the rows, so a filtered
+    list still shows everybody's real place. The members' current offers come in one
+    prefetch for the page (`current_offer`), so the cost does not grow with the queue.
     """
-    ahead = (
-        EventWaitList.objects.filter(event_id=OuterRef("event_id"))
-        .filter(
-            Q(created_at__lt=OuterRef("created_at"))
-            | Q(created_at=OuterRef("created_at"), pk__lt=OuterRef("pk"))
-        )
-        .order_by()
-        .values("event_id")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     queue = (
         EventWaitList.objects.filter(event=event)
         .select_related("user")
-        .annotate(position=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1)
+        .prefetch_related(_current_offers(event))
+        .annotate(position=waitlist_selectors.position_expression(timezone.now()))
     )
     for term in (search or "").split():
         queue = queue.filter(
@@ -83,7 +89,36 @@ def waitlist_queue(event: Event, search: str | None = None) -> QuerySet[EventWai
             | Q(user__last_name__icontains=term)
             | Q(user__preferred_name__icontains=term)
         )
-    return queue.order_by("created_at", "pk")
+    return queue.order_by(*waitlist_selectors.selection_order())
+
+
+def _current_offers(event: Event) -> Prefetch:
+    """Each member's current offer for this event, any status: at most one row per member.
+
+    "Current" is the PENDING offer when there is one (at most one per member, by the
+    partial unique constraint), else the one that changed last; a reactivated offer keeps
+    its old `created_at`, so `updated_at` tells which offer is the member's latest.
+    """
+    ranked = WaitlistOffer.objects.filter(
+        event_id=OuterRef("event_id"), user_id=OuterRef("user_id")
+    ).order_by(*_latest_first())
+    offers = WaitlistOffer.objects.filter(event=event).filter(pk=Subquery(ranked.values("pk")[:1]))
+    return Prefetch("user__waitlist_offers", queryset=offers, to_attr="current_offers")
+
+
+def _latest_first() -> list[OrderBy]:
+    pending_first = Case(
+        When(status=WaitlistOffer.WaitlistOfferStatus.PENDING, then=Value(0)),
+        default=Value(1),
+        output_field=IntegerField(),
+    )
+    return [pending_first.asc(), F("updated_at").desc(), F("pk").desc()]
+
+
+def current_offer(entry: EventWaitList) -> WaitlistOffer | None:
+    """The member's current offer, from `waitlist_queue`'s prefetch."""
+    offers: list[WaitlistOffer] = getattr(entry.user, "current_offers", [])
+    return offers[0] if offers else None
 
 
 def get_waitlist_entry(event: Event, entry_id: uuid.UUID) -> EventWaitList:

@@ -20,7 +20,7 @@ from events.controllers.event_admin.event_admin_base import (
     EventAdminController,
 )
 from events.models import EventWaitList, StaffPermission
-from events.schema.event_admin import WaitlistQueueEntrySchema
+from events.schema.waitlist_queue import WaitlistQueueEntrySchema
 from events.selectors import event_admin as admin_selectors
 from events.service import waitlist_queue_service
 
@@ -34,7 +34,8 @@ class EventAdminWaitlistController(EventAdminController):
     def list_queue(
         self, event_id: uuid.UUID, search: str | None = Query(None, max_length=200)
     ) -> QuerySet[EventWaitList]:
-        """FIFO order; `position` is the place in the whole queue; `?search=` name/e-mail."""
+        """Selection order; `position` is the place in the whole queue (null while holding
+        a live offer); `current_offer` the member's latest offer; `?search=` name/e-mail."""
         event = self._event(event_id, PERMISSION)
         return admin_selectors.waitlist_queue(event, search)
 
