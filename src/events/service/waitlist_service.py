@@ -79,12 +79,15 @@ class WaitlistProcessingResult:
 
 
 def offers_are_useful(event: Event, now: datetime) -> bool:
-    """Offers go only to open, future events with a capacity, whose active queue is open."""
+    """Offers go only to open events with a capacity, whose active queue is open, while
+    one can still register: an offer past `latest_deadline` (the start, or the RSVP
+    deadline of an RSVP event) would be born expired, and the sweep would then report
+    offers never sent and rotate their members."""
     return (
         event.waitlist_open
         and event.waitlist_time_window is not None
         and event.status == Event.Status.OPEN
-        and event.start > now
+        and latest_deadline(event) > now
         and event.effective_capacity > 0
     )
 
@@ -418,7 +421,10 @@ def _notify_expired_on_commit(event_ids: list[uuid.UUID], stamp: datetime) -> No
 
 
 def nudge_open_waitlists(now: datetime | None = None) -> list[uuid.UUID]:
-    """Safety net against soft-locks: one processing pass per event with an active queue."""
+    """Safety net against soft-locks: one processing pass per event with an active queue.
+
+    Scans the events `offers_are_useful` accepts, nothing else.
+    """
     now = now or timezone.now()
     event_ids = list(
         Event.objects.filter(
@@ -428,6 +434,7 @@ def nudge_open_waitlists(now: datetime | None = None) -> list[uuid.UUID]:
             start__gt=now,
         )
         .filter(Q(max_attendees__gt=0) | Q(venue__capacity__gt=0))
+        .exclude(requires_ticket=False, rsvp_before__lte=now)
         .values_list("pk", flat=True)
     )
     for event_id in event_ids:

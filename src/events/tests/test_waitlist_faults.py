@@ -1,0 +1,195 @@
+"""Faults around the waitlist: lost dispatches, failing notifications, a broker that is
+down when a request commits. None may cost a user their request or strand a seat for
+longer than the hourly nudge.
+
+The broker and notification tests use `transaction=True` on purpose: only with real
+commits do the on-commit hooks run inside the request, where a raised error would turn
+the response into a 500 or roll the batch back.
+"""
+
+import pytest
+from kombu.exceptions import OperationalError
+
+from accounts.tests.factories import make_user
+from events import tasks
+from events.models import EventWaitList, Ticket, WaitlistOffer
+from events.service import waitlist_service
+from events.tests.factories import fill_with_rsvps
+from events.tests.waitlist_builders import (
+    Status,
+    active_event,
+    active_ticketed_event,
+    ids,
+    offered_ids,
+    offers_of,
+    queue_in_order,
+    reload,
+)
+from notifications.models import Notification, NotificationType
+
+SPOT = NotificationType.WAITLIST_SPOT_AVAILABLE
+
+
+def lose_dispatches(monkeypatch) -> list:
+    """The processing pass never reaches the broker (a worker died, a message was lost)."""
+    lost: list = []
+    monkeypatch.setattr(waitlist_service, "_dispatch", lost.append)
+    return lost
+
+
+def break_broker(monkeypatch, error: Exception) -> None:
+    def refuse(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(tasks.process_waitlist_for_event_task, "delay", refuse)
+
+
+def break_notifications(monkeypatch) -> list:
+    """Every notification raises; returns the users a spot offer was attempted for."""
+    attempts: list = []
+
+    def refuse(*args, **kwargs):
+        if kwargs.get("notification_type") == SPOT:
+            attempts.append(kwargs.get("user"))
+        raise RuntimeError("the notifications app is broken")
+
+    monkeypatch.setattr("events.service.waitlist_notifications.notification_requested.send", refuse)
+    return attempts
+
+
+# -- a lost dispatch ---------------------------------------------------------------------------
+@pytest.mark.django_db
+class TestLostDispatch:
+    def test_the_hourly_nudge_recovers_a_lost_pass(
+        self, api, monkeypatch, django_capture_on_commit_callbacks
+    ):
+        event = active_event(3)
+        attendees = fill_with_rsvps(event, 3)
+        queue = queue_in_order(event, 2)
+        lost = lose_dispatches(monkeypatch)
+
+        with django_capture_on_commit_callbacks(execute=True):
+            assert api(attendees[0]).post(f"/events/{event.pk}/rsvp/no").status_code == 200
+
+        assert lost == [event.pk]
+        assert offers_of(event) == []  # soft-locked: a free seat, a queue, no offer
+
+        monkeypatch.undo()
+        with django_capture_on_commit_callbacks(execute=True):
+            nudged = tasks.nudge_open_waitlists_task()
+
+        assert str(event.pk) in nudged
+        assert offered_ids(event) == ids(queue[:1])
+
+    def test_the_nudge_recovers_a_lost_pass_after_the_sweep(
+        self, monkeypatch, django_capture_on_commit_callbacks
+    ):
+        event = active_event(3, attendees=2)
+        _first, second = queue_in_order(event, 2)
+        waitlist_service.process_waitlist_for_event(event.pk)
+        WaitlistOffer.objects.filter(event=event).update(expires_at=event.start.replace(year=2000))
+        lose_dispatches(monkeypatch)
+
+        with django_capture_on_commit_callbacks(execute=True):
+            assert waitlist_service.expire_waitlist_offers().expired == 1
+        assert offered_ids(event) == set()
+
+        monkeypatch.undo()
+        with django_capture_on_commit_callbacks(execute=True):
+            waitlist_service.nudge_open_waitlists()
+
+        assert offered_ids(event) == {second.pk}  # the lapsed first rotated behind
+
+
+# -- failing notifications ----------------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)
+class TestFailingNotifications:
+    def test_a_failing_notification_never_rolls_a_batch_back(self, api, monkeypatch):
+        event = active_event(3)
+        attendees = fill_with_rsvps(event, 3)
+        queue = queue_in_order(event, 2)
+        attempts = break_notifications(monkeypatch)
+
+        response = api(attendees[0]).post(f"/events/{event.pk}/rsvp/no")
+
+        assert response.status_code == 200
+        assert attempts == [queue[0]]
+        [offer] = offers_of(event)
+        assert (offer.user_id, offer.status) == (queue[0].pk, Status.PENDING)
+        assert offer.notified_at is None
+        assert not Notification.objects.filter(notification_type=SPOT).exists()
+        assert reload(event).attendee_count == 2
+
+    def test_a_direct_pass_keeps_its_batch_when_every_notification_fails(self, monkeypatch):
+        event = active_event(5, attendees=2)
+        queue = queue_in_order(event, 3)
+        attempts = break_notifications(monkeypatch)
+
+        result = waitlist_service.process_waitlist_for_event(event.pk)
+
+        assert (result.status, result.offers_created) == ("ok", 3)
+        assert len(attempts) == 3
+        assert offered_ids(event) == ids(queue)
+
+    def test_notifications_that_cannot_be_enqueued_leave_the_batch_alone(self, api, monkeypatch):
+        event = active_event(3)
+        attendees = fill_with_rsvps(event, 3)
+        queue = queue_in_order(event, 1)
+
+        def refuse(*args, **kwargs):
+            raise OperationalError("broker down for notifications")
+
+        monkeypatch.setattr(tasks.send_waitlist_offer_notification_task, "delay", refuse)
+
+        response = api(attendees[0]).post(f"/events/{event.pk}/rsvp/no")
+
+        assert response.status_code == 200
+        assert offered_ids(event) == {queue[0].pk}
+
+
+# -- the broker is down when a request commits -------------------------------------------------
+BROKER_ERRORS = [
+    ConnectionError("Connection refused"),
+    OperationalError("[Errno 111] Connection refused"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+class TestBrokerDown:
+    @pytest.mark.parametrize("error", BROKER_ERRORS, ids=["ConnectionError", "kombu"])
+    def test_a_ticket_cancellation_still_succeeds_and_the_nudge_offers_later(
+        self, api, monkeypatch, error
+    ):
+        event, _, holders = active_ticketed_event(3, sold=3)
+        [waiting] = queue_in_order(event, 1)
+        ticket = Ticket.objects.get(event=event, user=holders[0])
+        break_broker(monkeypatch, error)
+
+        response = api(holders[0]).post(f"/events/{event.pk}/tickets/{ticket.pk}/cancel")
+
+        assert response.status_code == 200
+        assert response.json()["status"] == Ticket.Status.CANCELLED
+        ticket.refresh_from_db()
+        assert ticket.status == Ticket.Status.CANCELLED
+        assert reload(event).attendee_count == 2
+        assert offers_of(event) == []
+
+        monkeypatch.undo()
+        tasks.nudge_open_waitlists_task()  # outside a transaction: dispatched at once
+
+        assert offered_ids(event) == {waiting.pk}
+        assert Notification.objects.filter(user=waiting, notification_type=SPOT).exists()
+
+    @pytest.mark.parametrize("error", BROKER_ERRORS, ids=["ConnectionError", "kombu"])
+    def test_an_rsvp_change_and_a_waitlist_join_still_succeed(self, api, monkeypatch, error):
+        event = active_event(3)
+        attendees = fill_with_rsvps(event, 3)
+        joiner = make_user()
+        break_broker(monkeypatch, error)
+
+        joined = api(joiner).post(f"/events/{event.pk}/waitlist/join")
+        answered = api(attendees[0]).post(f"/events/{event.pk}/rsvp/no")
+
+        assert (joined.status_code, answered.status_code) == (201, 200)
+        assert EventWaitList.objects.filter(event=event, user=joiner).exists()
+        assert offers_of(event) == []
