@@ -20,7 +20,10 @@ from events.models import Ticket
 from events.service import cancellation_service
 from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.tests.factories import fill_with_tickets
+from events.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.tests.ticket_helpers import assert_counters_true, free_tier, ticketed_event
+
+__all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
 
 BUYERS = 50
 CAPACITY = 10

@@ -19,6 +19,9 @@ from accounts.tests.factories import make_user
 from events.models import Event, EventRSVP
 from events.tests.attendance_builders import attendee_count, yes_count
 from events.tests.factories import fill_with_rsvps, make_event
+from events.tests.threaded_eager import eager_join_flag_cleared_after_race
+
+__all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
 
 MAX_BUSY_RETRIES = 10
 
