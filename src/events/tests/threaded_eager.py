@@ -12,7 +12,7 @@ racing module (it is autouse there) to clear the flag once the race is over.
 from collections.abc import Iterator
 
 import pytest
-from celery._state import _set_task_join_will_block
+from celery._state import _set_task_join_will_block  # type: ignore[attr-defined]  # not in celery-types
 
 
 @pytest.fixture(autouse=True)
