@@ -1,9 +1,6 @@
 """Builders for the attendance tests (RSVP, waitlist, eligibility), on top of factories."""
 
-from typing import Any
-
 from accounts.models import User
-from accounts.tests.factories import make_user
 from events.models import Blacklist, Event, EventRSVP, EventWaitList, Invitation, Organization
 
 
@@ -29,7 +26,3 @@ def yes_count(event: Event) -> int:
 
 def attendee_count(event: Event) -> int:
     return Event.objects.values_list("attendee_count", flat=True).get(pk=event.pk)
-
-
-def users(n: int, **fields: Any) -> list[User]:
-    return [make_user(**fields) for _ in range(n)]

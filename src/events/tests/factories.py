@@ -4,6 +4,7 @@ import itertools
 from datetime import timedelta
 from typing import Any
 
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -43,7 +44,10 @@ def make_tier(event: Event, **fields: Any) -> TicketTier:
     return TicketTier.objects.create(event=event, **fields)
 
 
-def make_staff(organization: Organization, user: User | None = None, **permissions: bool) -> User:
+def make_staff(
+    organization: Organization, user: User | None = None, /, **permissions: bool
+) -> User:
+    """A staff member with the default permissions, `permissions` switched as given."""
     user = user or make_user()
     perms = default_staff_permissions()
     perms.update(permissions)
@@ -63,7 +67,7 @@ def fill_with_rsvps(event: Event, count: int) -> list[User]:
     EventRSVP.objects.bulk_create(
         [EventRSVP(event=event, user=u, status=EventRSVP.Status.YES) for u in users]
     )
-    Event.objects.filter(pk=event.pk).update(attendee_count=event.attendee_count + count)
+    Event.objects.filter(pk=event.pk).update(attendee_count=F("attendee_count") + count)
     event.refresh_from_db()
     return users
 

@@ -25,7 +25,6 @@ from events.models import (
     StaffPermission,
     Venue,
 )
-from events.models.organization import default_staff_permissions
 from events.tests.factories import make_member, make_org, make_staff
 
 ALL_ON = {key: True for key in StaffPermission.values}
@@ -130,27 +129,17 @@ def snapshot() -> list[Any]:
     ]
 
 
-def _staff_with(world: World, **permissions: bool) -> User:
-    user = make_user()
-    OrganizationStaff.objects.create(
-        organization=world.home.organization,
-        user=user,
-        permissions={**default_staff_permissions(), **permissions},
-    )
-    return user
-
-
 def _staff_without(route: AdminRoute, world: World) -> User:
     """Staff of the home organisation lacking exactly what the route needs."""
     if route.permission is None:
-        return _staff_with(world, **ALL_ON)
-    return _staff_with(world, **{route.permission: False})
+        return make_staff(world.home.organization, **ALL_ON)
+    return make_staff(world.home.organization, **{route.permission: False})
 
 
 def _permitted(route: AdminRoute, world: World) -> User:
     if route.permission is None:
         return world.owner
-    return _staff_with(world, **{route.permission: True})
+    return make_staff(world.home.organization, **{route.permission: True})
 
 
 def _request(api: Any, route: AdminRoute, world: World, caller: User | None, url: str) -> Any:

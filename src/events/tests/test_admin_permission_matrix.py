@@ -15,14 +15,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.tests.factories import make_user
 from events.models import Event, EventRSVP, EventWaitList, Invitation, Organization
-from events.tests.event_admin_support import (
-    quick_event,
-    quick_org,
-    quick_staff,
-    quick_user,
-    snapshot,
-)
+from events.tests.event_admin_support import snapshot
+from events.tests.factories import make_event, make_org, make_staff
 
 
 @dataclass
@@ -34,16 +30,16 @@ class EventObjects:
 
     @classmethod
     def build(cls, organization: Organization, *, status: str, with_rsvp: bool) -> "EventObjects":
-        event = quick_event(organization, status=status, max_attendees=5, waitlist_open=True)
+        event = make_event(organization, status=status, max_attendees=5, waitlist_open=True)
         rsvp = None
         if with_rsvp:
-            rsvp = EventRSVP.objects.create(event=event, user=quick_user(), status="yes")
+            rsvp = EventRSVP.objects.create(event=event, user=make_user(), status="yes")
             Event.objects.filter(pk=event.pk).update(attendee_count=1)
         return cls(
             event=event,
             rsvp=rsvp,
-            invitation=Invitation.objects.create(event=event, user=quick_user()),
-            entry=EventWaitList.objects.create(event=event, user=quick_user()),
+            invitation=Invitation.objects.create(event=event, user=make_user()),
+            entry=EventWaitList.objects.create(event=event, user=make_user()),
         )
 
     def placeholders(self) -> dict[str, str]:
@@ -80,15 +76,15 @@ class World:
 
     @classmethod
     def build(cls, route: Route) -> "World":
-        organization = quick_org()
+        organization = make_org()
         return cls(
             home=EventObjects.build(
                 organization, status=route.event_status, with_rsvp=route.with_rsvp
             ),
             sibling=EventObjects.build(organization, status="open", with_rsvp=True),
-            foreign_draft=quick_event(quick_org(), status="draft"),
-            plain_user=quick_user(),
-            newcomer=quick_user(),
+            foreign_draft=make_event(status="draft"),
+            plain_user=make_user(),
+            newcomer=make_user(),
         )
 
     @property
@@ -176,7 +172,7 @@ def _refusal(case: str, route: Route, world: World) -> tuple[User | None, str, i
     if case == "plain_user_403":
         return world.plain_user, world.url(route), 403
     if case == "staff_without_permission_403":
-        staff = quick_staff(world.organization, **{route.permission: False})
+        staff = make_staff(world.organization, **{route.permission: False})
         return staff, world.url(route), 403
     if case == "invisible_event_404":
         # The home organisation's owner holds every permission, but not over there.
@@ -192,7 +188,7 @@ def test_event_admin_route(api, route: Route, case: str) -> None:
     if case == "permitted_staff_succeeds":
         # Every other permission off: the route needs exactly the one it names.
         only = {key: False for key in _ALL_KEYS} | {route.permission: True}
-        staff = quick_staff(world.organization, **only)
+        staff = make_staff(world.organization, **only)
         response = _call(api, route, world, staff, world.url(route))
         assert response.status_code == route.ok, response.content
         return
@@ -231,18 +227,18 @@ def _create_body() -> dict[str, Any]:
     ["anonymous_401", "plain_user_403", "staff_without_permission_403", "private_org_404"],
 )
 def test_create_event_refusals_write_nothing(api, case: str) -> None:
-    organization = quick_org()
-    private = quick_org(visibility=Organization.Visibility.PRIVATE)
+    organization = make_org()
+    private = make_org(visibility=Organization.Visibility.PRIVATE)
     caller: User | None
     slug, status = organization.slug, {"anonymous_401": 401}.get(case, 403)
     if case == "anonymous_401":
         caller = None
     elif case == "plain_user_403":
-        caller = quick_user()
+        caller = make_user()
     elif case == "staff_without_permission_403":
-        caller = quick_staff(organization, create_event=False)
+        caller = make_staff(organization, create_event=False)
     else:
-        caller, slug, status = quick_user(), private.slug, 404
+        caller, slug, status = make_user(), private.slug, 404
     before = snapshot()
     response = api(caller).post(f"/organization-admin/{slug}/create-event", _create_body())
     assert response.status_code == status, response.content
@@ -252,8 +248,8 @@ def test_create_event_refusals_write_nothing(api, case: str) -> None:
 
 @pytest.mark.django_db
 def test_create_event_with_exactly_create_event_succeeds(api) -> None:
-    organization = quick_org()
-    staff = quick_staff(organization, **{key: False for key in _ALL_KEYS}, create_event=True)
+    organization = make_org()
+    staff = make_staff(organization, **{key: False for key in _ALL_KEYS}, create_event=True)
     response = api(staff).post(
         f"/organization-admin/{organization.slug}/create-event", _create_body()
     )

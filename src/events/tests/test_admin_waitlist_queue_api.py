@@ -8,8 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.tests.factories import make_user
 from events.models import Event, EventWaitList
-from events.tests.event_admin_support import quick_event, quick_org, quick_user, snapshot
+from events.tests.event_admin_support import snapshot
+from events.tests.factories import make_event
 
 
 def _url(event: Event, entry_id: Any = None) -> str:
@@ -22,7 +24,7 @@ def _queue(event: Event, *people: dict[str, str]) -> list[EventWaitList]:
     start = timezone.now() - timedelta(hours=1)
     entries = []
     for index, fields in enumerate(people):
-        entry = EventWaitList.objects.create(event=event, user=quick_user(**fields))
+        entry = EventWaitList.objects.create(event=event, user=make_user(**fields))
         EventWaitList.objects.filter(pk=entry.pk).update(
             created_at=start + timedelta(minutes=index)
         )
@@ -32,7 +34,7 @@ def _queue(event: Event, *people: dict[str, str]) -> list[EventWaitList]:
 
 @pytest.fixture
 def event(db: None) -> Event:
-    return quick_event(quick_org(), max_attendees=1, waitlist_open=True)
+    return make_event(max_attendees=1, waitlist_open=True)
 
 
 def _owner(api: Any, event: Event) -> Any:
@@ -92,7 +94,7 @@ class TestQueue:
         assert len(many.captured_queries) == len(one.captured_queries)
 
     def test_only_this_events_queue_is_listed(self, api, event) -> None:
-        other = quick_event(event.organization, waitlist_open=True)
+        other = make_event(event.organization, waitlist_open=True)
         _queue(other, {})
         assert _owner(api, event).get(_url(event)).json()["count"] == 0
 
@@ -105,7 +107,7 @@ class TestQueue:
         assert [r["id"] for r in results] == [str(e.pk) for e in (entries[0], *entries[2:])]
 
     def test_an_entry_of_another_event_is_404(self, api, event) -> None:
-        other = quick_event(event.organization, waitlist_open=True)
+        other = make_event(event.organization, waitlist_open=True)
         foreign = _queue(other, {})[0]
         before = snapshot()
         assert _owner(api, event).delete(_url(event, foreign.pk)).status_code == 404

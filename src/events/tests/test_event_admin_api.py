@@ -7,17 +7,8 @@ import pytest
 
 from events.models import Event, EventRSVP, EventSeries, Ticket, TicketTier, Venue
 from events.service import event_service
-from events.tests.event_admin_support import (
-    DispatchRecorder,
-    dispatched,
-    quick_event,
-    quick_org,
-    quick_rsvps,
-    snapshot,
-)
-from events.tests.factories import make_tier
-
-__all__ = ["dispatched"]
+from events.tests.event_admin_support import snapshot
+from events.tests.factories import fill_with_rsvps, make_event, make_org, make_tier
 
 
 def _url(event: Event) -> str:
@@ -26,7 +17,7 @@ def _url(event: Event) -> str:
 
 @pytest.fixture
 def event(db: None) -> Event:
-    return quick_event(quick_org(), max_attendees=10)
+    return make_event(max_attendees=10)
 
 
 def _patch(api: Any, event: Event, body: dict[str, Any]) -> Any:
@@ -82,7 +73,7 @@ class TestPatch:
         ]
 
     def test_switching_between_tickets_and_rsvps_with_attendees_is_409(self, api, event) -> None:
-        quick_rsvps(event, 1)
+        fill_with_rsvps(event, 1)
         before = snapshot()
         response = _patch(api, event, {"requires_ticket": True})
         assert response.status_code == 409
@@ -151,7 +142,7 @@ class TestPatchRefusals:
         assert "waitlist_cutoff_date" in response.json()["errors"]
 
     def test_a_venue_of_another_organisation_is_refused(self, api, event) -> None:
-        foreign = Venue.objects.create(organization=quick_org(), name="Away", capacity=50)
+        foreign = Venue.objects.create(organization=make_org(), name="Away", capacity=50)
         before = snapshot()
         response = _patch(api, event, {"venue_id": str(foreign.pk)})
         assert response.status_code == 400
@@ -166,35 +157,35 @@ class TestCapacityIncrease:
         ids=["10-to-12", "10-to-unlimited", "unchanged", "10-to-8", "unlimited-to-5"],
     )
     def test_max_attendees_up_enqueues_processing(
-        self, api, dispatched: DispatchRecorder, django_capture_on_commit_callbacks, case
+        self, api, dispatched, django_capture_on_commit_callbacks, case
     ) -> None:
         old, new, enqueued = case
-        event = quick_event(quick_org(), max_attendees=old)
+        event = make_event(max_attendees=old)
         with django_capture_on_commit_callbacks(execute=True):
             assert _patch(api, event, {"max_attendees": new}).status_code == 200
-        assert dispatched.event_ids == ([event.pk] if enqueued else [])
+        assert dispatched == ([event.pk] if enqueued else [])
 
     def test_a_bigger_venue_enqueues_processing(
         self, api, dispatched, django_capture_on_commit_callbacks
     ) -> None:
-        org = quick_org()
+        org = make_org()
         small = Venue.objects.create(organization=org, name="Small", capacity=5)
         big = Venue.objects.create(organization=org, name="Big", capacity=50)
-        event = quick_event(org, venue=small, max_attendees=0)
+        event = make_event(org, venue=small, max_attendees=0)
         with django_capture_on_commit_callbacks(execute=True):
             assert _patch(api, event, {"venue_id": str(big.pk)}).status_code == 200
-        assert dispatched.event_ids == [event.pk]
+        assert dispatched == [event.pk]
 
     def test_a_bigger_venue_behind_a_smaller_max_attendees_enqueues_nothing(
         self, api, dispatched, django_capture_on_commit_callbacks
     ) -> None:
-        org = quick_org()
+        org = make_org()
         small = Venue.objects.create(organization=org, name="Small", capacity=5)
         big = Venue.objects.create(organization=org, name="Big", capacity=50)
-        event = quick_event(org, venue=small, max_attendees=3)
+        event = make_event(org, venue=small, max_attendees=3)
         with django_capture_on_commit_callbacks(execute=True):
             _patch(api, event, {"venue_id": str(big.pk)})
-        assert dispatched.event_ids == []
+        assert dispatched == []
 
     @pytest.mark.parametrize(
         "body",
@@ -209,10 +200,10 @@ class TestCapacityIncrease:
     def test_waitlist_settings_that_may_allow_a_batch_enqueue_processing(
         self, api, dispatched, django_capture_on_commit_callbacks, body
     ) -> None:
-        event = quick_event(quick_org(), max_attendees=10, waitlist_open=False)
+        event = make_event(max_attendees=10, waitlist_open=False)
         with django_capture_on_commit_callbacks(execute=True):
             assert _patch(api, event, body).status_code == 200
-        assert dispatched.event_ids == [event.pk]
+        assert dispatched == [event.pk]
 
     @pytest.mark.parametrize(
         "body",
@@ -222,10 +213,10 @@ class TestCapacityIncrease:
     def test_other_edits_enqueue_nothing(
         self, api, dispatched, django_capture_on_commit_callbacks, body
     ) -> None:
-        event = quick_event(quick_org(), max_attendees=10, waitlist_open=True)
+        event = make_event(max_attendees=10, waitlist_open=True)
         with django_capture_on_commit_callbacks(execute=True):
             assert _patch(api, event, body).status_code == 200
-        assert dispatched.event_ids == []
+        assert dispatched == []
 
     def test_a_refused_edit_enqueues_nothing(
         self, api, event, dispatched, django_capture_on_commit_callbacks
@@ -233,15 +224,15 @@ class TestCapacityIncrease:
         with django_capture_on_commit_callbacks(execute=True):
             response = _patch(api, event, {"max_attendees": 50, "end": "2000-01-01T00:00:00Z"})
         assert response.status_code == 400
-        assert dispatched.event_ids == []
+        assert dispatched == []
 
 
 @pytest.mark.django_db
 class TestSeriesOccurrence:
     def _occurrence(self, **fields: Any) -> Event:
-        org = quick_org()
+        org = make_org()
         series = EventSeries.objects.create(organization=org, name="Weekly", slug="weekly")
-        return quick_event(org, event_series=series, occurrence_index=1, **fields)
+        return make_event(org, event_series=series, occurrence_index=1, **fields)
 
     def test_a_changed_field_marks_the_occurrence_modified(self, api) -> None:
         occurrence = self._occurrence(max_attendees=10)
@@ -263,9 +254,9 @@ class TestSeriesOccurrence:
         assert event.is_modified is False
 
     def test_a_template_is_never_marked(self, api) -> None:
-        org = quick_org()
+        org = make_org()
         series = EventSeries.objects.create(organization=org, name="Weekly", slug="weekly")
-        template = quick_event(org, event_series=series, is_template=True, status="draft")
+        template = make_event(org, event_series=series, is_template=True, status="draft")
         assert _patch(api, template, {"name": "Template v2"}).status_code == 200
         template.refresh_from_db()
         assert template.is_modified is False and template.name == "Template v2"
@@ -298,7 +289,7 @@ class TestSeams:
         assert calls == []
 
     def test_closing_the_waitlist_reaches_the_revocation_seam(self, api, monkeypatch) -> None:
-        event = quick_event(quick_org(), waitlist_open=True)
+        event = make_event(waitlist_open=True)
         closed: list[Any] = []
         monkeypatch.setattr(
             event_service, "_revoke_pending_offers_on_waitlist_close", closed.append
@@ -317,7 +308,7 @@ class TestDelete:
         assert not Event.objects.filter(pk=event.pk).exists()
 
     def test_a_ticketed_event_without_tickets_goes_with_its_tiers(self, api) -> None:
-        event = quick_event(quick_org(), requires_ticket=True)
+        event = make_event(requires_ticket=True)
         make_tier(event)
         assert api(event.organization.owner).delete(_url(event)).status_code == 204
         assert not TicketTier.objects.filter(event_id=event.pk).exists()
@@ -340,9 +331,9 @@ class TestDelete:
         assert snapshot() == before
 
     def test_a_series_template_is_not_deleted_here(self, api) -> None:
-        org = quick_org()
+        org = make_org()
         series = EventSeries.objects.create(organization=org, name="Weekly", slug="weekly")
-        template = quick_event(org, event_series=series, is_template=True, status="draft")
+        template = make_event(org, event_series=series, is_template=True, status="draft")
         response = api(org.owner).delete(_url(template))
         assert response.status_code == 409
         assert Event.objects.filter(pk=template.pk).exists()

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from events.models import Event, TicketTier, Venue
 from events.service import event_service
-from events.tests.event_admin_support import quick_event, quick_org, quick_staff, snapshot
+from events.tests.event_admin_support import snapshot
+from events.tests.factories import make_event, make_org, make_staff
 
 START = datetime(2031, 3, 14, 18, 0, tzinfo=UTC)
 
@@ -25,7 +26,7 @@ def _body(**fields: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def org(db: None) -> Any:
-    return quick_org(timezone="Europe/Vienna")
+    return make_org(timezone="Europe/Vienna")
 
 
 @pytest.mark.django_db
@@ -49,7 +50,7 @@ class TestCreateEvent:
         assert Event.objects.get(pk=response.json()["id"]).status == Event.Status.OPEN
 
     def test_staff_with_create_event_may_create(self, api, org) -> None:
-        staff = quick_staff(org, create_event=True)
+        staff = make_staff(org, create_event=True)
         assert api(staff).post(_url(org), _body()).status_code == 201
 
     def test_every_setting_of_the_body_is_stored(self, api, org) -> None:
@@ -112,22 +113,22 @@ class TestSlugs:
         assert len(set(slugs)) == 3
 
     def test_slugs_are_unique_per_organisation_only(self, api, org) -> None:
-        other = quick_org()
-        quick_event(other, slug="spring-concert")
+        other = make_org()
+        make_event(other, slug="spring-concert")
         assert api(org.owner).post(_url(org), _body()).json()["slug"] == "spring-concert"
 
     def test_a_name_without_latin_letters_still_gets_a_slug(self, api, org) -> None:
         assert api(org.owner).post(_url(org), _body(name="音楽会")).json()["slug"] == "event"
 
     def test_a_taken_explicit_slug_is_refused(self, api, org) -> None:
-        quick_event(org, slug="mine")
+        make_event(org, slug="mine")
         response = api(org.owner).post(_url(org), _body(slug="mine"))
         assert response.status_code == 400
         assert response.json()["code"] == "invalid"
 
     def test_a_concurrent_twin_slug_falls_back_to_a_suffix(self, org, monkeypatch) -> None:
         """The race window: the free slug was taken between the check and the insert."""
-        quick_event(org, slug="spring-concert-2031-03-14")
+        make_event(org, slug="spring-concert-2031-03-14")
         monkeypatch.setattr(event_service, "_free_slug", lambda event: "spring-concert-2031-03-14")
         monkeypatch.setattr(Event, "validate_constraints", lambda self, exclude=None: None)
         event = event_service.create_event(org, {"name": "Spring Concert", "start": START})
@@ -222,7 +223,7 @@ class TestRefusals:
         assert missing in response.json()["errors"]
 
     def test_a_venue_of_another_organisation_is_unknown(self, api, org) -> None:
-        foreign = Venue.objects.create(organization=quick_org(), name="Elsewhere", capacity=5)
+        foreign = Venue.objects.create(organization=make_org(), name="Elsewhere", capacity=5)
         before = snapshot()
         response = api(org.owner).post(_url(org), _body(venue_id=str(foreign.pk)))
         assert response.status_code == 400
@@ -230,7 +231,7 @@ class TestRefusals:
         assert snapshot() == before
 
     def test_staff_without_create_event_is_refused(self, api, org) -> None:
-        staff = quick_staff(org)  # create_event is off by default
+        staff = make_staff(org)  # create_event is off by default
         response = api(staff).post(_url(org), _body())
         assert response.status_code == 403
         assert not Event.objects.filter(organization=org).exists()

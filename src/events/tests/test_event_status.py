@@ -7,17 +7,8 @@ import pytest
 
 from events.models import Event, EventRSVP, EventSeries
 from events.service import event_service
-from events.tests.event_admin_support import (
-    DispatchRecorder,
-    dispatched,
-    quick_event,
-    quick_org,
-    quick_rsvps,
-    quick_staff,
-    snapshot,
-)
-
-__all__ = ["dispatched"]
+from events.tests.event_admin_support import snapshot
+from events.tests.factories import fill_with_rsvps, make_event, make_org, make_staff
 
 STATUSES = ["draft", "open", "closed", "cancelled"]
 ALLOWED = {
@@ -42,7 +33,7 @@ def _post(api: Any, event: Event, status: str, caller: Any = None) -> Any:
 class TestTransitions:
     @pytest.mark.parametrize(("old", "new"), sorted(ALLOWED))
     def test_every_allowed_transition_moves_the_event(self, api, old, new) -> None:
-        event = quick_event(status=old)
+        event = make_event(status=old)
         response = _post(api, event, new)
         assert response.status_code == 200, response.content
         assert response.json()["status"] == new
@@ -51,7 +42,7 @@ class TestTransitions:
 
     @pytest.mark.parametrize(("old", "new"), REFUSED)
     def test_every_other_transition_is_409_and_changes_nothing(self, api, old, new) -> None:
-        event = quick_event(status=old)
+        event = make_event(status=old)
         before = snapshot()
         response = _post(api, event, new)
         assert response.status_code == 409
@@ -64,9 +55,9 @@ class TestTransitions:
 
     @pytest.mark.parametrize("new", STATUSES)
     def test_a_series_template_refuses_every_change(self, api, new) -> None:
-        org = quick_org()
+        org = make_org()
         series = EventSeries.objects.create(organization=org, name="Weekly", slug="weekly")
-        template = quick_event(org, event_series=series, is_template=True, status="draft")
+        template = make_event(org, event_series=series, is_template=True, status="draft")
         before = snapshot()
         response = _post(api, template, new)
         assert response.status_code == 409
@@ -75,7 +66,7 @@ class TestTransitions:
 
     @pytest.mark.parametrize("bad", ["published", "OPEN", "deleted"])
     def test_an_unknown_status_is_422(self, api, bad) -> None:
-        event = quick_event(status="draft")
+        event = make_event(status="draft")
         before = snapshot()
         response = _post(api, event, bad)
         assert response.status_code == 422
@@ -93,16 +84,16 @@ class TestTransitions:
 class TestEffects:
     @pytest.mark.parametrize(("old", "new"), sorted(ALLOWED))
     def test_only_un_cancelling_enqueues_waitlist_processing(
-        self, api, dispatched: DispatchRecorder, django_capture_on_commit_callbacks, old, new
+        self, api, dispatched, django_capture_on_commit_callbacks, old, new
     ) -> None:
-        event = quick_event(status=old, max_attendees=5)
+        event = make_event(status=old, max_attendees=5)
         with django_capture_on_commit_callbacks(execute=True):
             assert _post(api, event, new).status_code == 200
-        assert dispatched.event_ids == ([event.pk] if old == "cancelled" else [])
+        assert dispatched == ([event.pk] if old == "cancelled" else [])
 
     def test_cancelling_leaves_rsvps_and_the_count_as_they_are(self, api) -> None:
-        event = quick_event(status="open", max_attendees=5)
-        quick_rsvps(event, 3)
+        event = make_event(status="open", max_attendees=5)
+        fill_with_rsvps(event, 3)
         assert _post(api, event, "cancelled").status_code == 200
         event.refresh_from_db()
         assert event.attendee_count == 3
@@ -118,7 +109,7 @@ class TestEffects:
         notified: list[Any] = []
         monkeypatch.setattr(event_service, "_revoke_pending_offers_on_cancel", revoked.append)
         monkeypatch.setattr(event_service, "_notify_event_cancelled", notified.append)
-        event = quick_event(status="open")
+        event = make_event(status="open")
         with django_capture_on_commit_callbacks(execute=True):
             _post(api, event, "cancelled")
         assert [e.pk for e in revoked] == [event.pk]
@@ -127,32 +118,32 @@ class TestEffects:
     def test_a_refused_transition_enqueues_nothing(
         self, api, dispatched, django_capture_on_commit_callbacks
     ) -> None:
-        event = quick_event(status="cancelled")
+        event = make_event(status="cancelled")
         with django_capture_on_commit_callbacks(execute=True):
             assert _post(api, event, "closed").status_code == 409
-        assert dispatched.event_ids == []
+        assert dispatched == []
 
 
 @pytest.mark.django_db
 class TestPermissions:
     def test_opening_needs_open_event_not_close_event(self, api) -> None:
-        event = quick_event(status="draft")
-        staff = quick_staff(event.organization, open_event=True, close_event=False)
+        event = make_event(status="draft")
+        staff = make_staff(event.organization, open_event=True, close_event=False)
         assert _post(api, event, "open", staff).status_code == 200
 
     @pytest.mark.parametrize("new", ["closed", "cancelled", "draft"])
     def test_closing_cancelling_and_unpublishing_need_close_event(self, api, new) -> None:
-        event = quick_event(status="open")
-        without = quick_staff(event.organization, close_event=False, open_event=True)
+        event = make_event(status="open")
+        without = make_staff(event.organization, close_event=False, open_event=True)
         assert _post(api, event, new, without).status_code == 403
         event.refresh_from_db()
         assert event.status == "open"
-        allowed = quick_staff(event.organization, close_event=True, open_event=False)
+        allowed = make_staff(event.organization, close_event=True, open_event=False)
         assert _post(api, event, new, allowed).status_code == 200
 
     def test_opening_without_open_event_is_403(self, api) -> None:
-        event = quick_event(status="draft")
-        staff = quick_staff(event.organization, open_event=False)
+        event = make_event(status="draft")
+        staff = make_staff(event.organization, open_event=False)
         assert _post(api, event, "open", staff).status_code == 403
         event.refresh_from_db()
         assert event.status == "draft"

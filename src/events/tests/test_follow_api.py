@@ -18,11 +18,6 @@ from events.tests.factories import make_member, make_org
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def org(db: None) -> Organization:
-    return make_org()
-
-
 def make_series(organization: Organization, **fields: Any) -> EventSeries:
     fields.setdefault("name", f"Series {uuid.uuid4().hex[:6]}")
     fields.setdefault("slug", f"series-{uuid.uuid4().hex[:6]}")

@@ -4,9 +4,11 @@ from typing import Any
 
 import pytest
 
+from accounts.tests.factories import make_user
 from events.models import Event, Invitation
 from events.service import invitation_service
-from events.tests.event_admin_support import quick_event, quick_org, quick_user, snapshot
+from events.tests.event_admin_support import snapshot
+from events.tests.factories import make_event
 
 
 def _url(event: Event, invitation_id: Any = None) -> str:
@@ -16,7 +18,7 @@ def _url(event: Event, invitation_id: Any = None) -> str:
 
 @pytest.fixture
 def event(db: None) -> Event:
-    return quick_event(quick_org(), visibility="private", event_type="private")
+    return make_event(visibility="private", event_type="private")
 
 
 def _owner(api: Any, event: Event) -> Any:
@@ -26,7 +28,7 @@ def _owner(api: Any, event: Event) -> Any:
 @pytest.mark.django_db
 class TestInvitations:
     def test_inviting_creates_one_invitation(self, api, event) -> None:
-        guest = quick_user()
+        guest = make_user()
         response = _owner(api, event).post(_url(event), {"user_id": str(guest.pk)})
         assert response.status_code == 201, response.content
         body = response.json()
@@ -35,7 +37,7 @@ class TestInvitations:
         assert Invitation.objects.filter(event=event, user=guest).count() == 1
 
     def test_inviting_again_is_idempotent_and_updates_the_override(self, api, event) -> None:
-        guest = quick_user()
+        guest = make_user()
         first = _owner(api, event).post(_url(event), {"user_id": str(guest.pk)})
         again = _owner(api, event).post(
             _url(event), {"user_id": str(guest.pk), "overrides_max_attendees": True}
@@ -46,27 +48,25 @@ class TestInvitations:
         assert Invitation.objects.filter(event=event, user=guest).count() == 1
 
     def test_the_invited_user_can_see_the_private_event(self, api, event) -> None:
-        guest = quick_user()
+        guest = make_user()
         assert api(guest).get(f"/events/{event.pk}").status_code == 404
         _owner(api, event).post(_url(event), {"user_id": str(guest.pk)})
         assert api(guest).get(f"/events/{event.pk}").status_code == 200
 
     def test_list_shows_this_events_invitations_paginated(self, api, event) -> None:
         for _ in range(3):
-            Invitation.objects.create(event=event, user=quick_user())
-        Invitation.objects.create(event=quick_event(event.organization), user=quick_user())
+            Invitation.objects.create(event=event, user=make_user())
+        Invitation.objects.create(event=make_event(event.organization), user=make_user())
         listed = _owner(api, event).get(_url(event), page_size=2).json()
         assert listed["count"] == 3 and len(listed["results"]) == 2 and listed["next"]
 
     def test_withdrawing_deletes_the_invitation(self, api, event) -> None:
-        invitation = Invitation.objects.create(event=event, user=quick_user())
+        invitation = Invitation.objects.create(event=event, user=make_user())
         assert _owner(api, event).delete(_url(event, invitation.pk)).status_code == 204
         assert not Invitation.objects.filter(pk=invitation.pk).exists()
 
     def test_an_invitation_of_another_event_is_404(self, api, event) -> None:
-        foreign = Invitation.objects.create(
-            event=quick_event(event.organization), user=quick_user()
-        )
+        foreign = Invitation.objects.create(event=make_event(event.organization), user=make_user())
         before = snapshot()
         assert _owner(api, event).delete(_url(event, foreign.pk)).status_code == 404
         assert snapshot() == before
@@ -91,7 +91,7 @@ class TestInvitations:
 
 @pytest.mark.django_db
 def test_service_is_idempotent_on_event_and_user(event) -> None:
-    guest = quick_user()
+    guest = make_user()
     first = invitation_service.create_invitation(event, guest)
     second = invitation_service.create_invitation(event, guest)
     assert first.pk == second.pk

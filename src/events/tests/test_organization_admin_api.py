@@ -80,11 +80,6 @@ def test_permission_matrix(api: Any, route: AdminRoute, case: str) -> None:
     expect_case(api, route, case)
 
 
-@pytest.fixture
-def org(db: None) -> Organization:
-    return make_org()
-
-
 def _owner(org: Organization) -> User:
     return org.owner
 

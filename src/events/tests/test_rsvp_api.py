@@ -16,14 +16,6 @@ from events.tests.factories import fill_with_rsvps, make_event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def dispatched(monkeypatch) -> list:
-    """Event ids handed to the waitlist processor (recorded instead of sent)."""
-    calls: list = []
-    monkeypatch.setattr("events.service.waitlist_service._dispatch", calls.append)
-    return calls
-
-
 def answer(api, user, event, value: str):
     return api(user).post(f"/events/{event.pk}/rsvp/{value}")
 

@@ -16,33 +16,24 @@ from accounts.tests.factories import make_user
 from events.models import (
     Event,
     EventWaitList,
-    Organization,
-    OrganizationStaff,
     StaffPermission,
     Ticket,
     TicketTier,
 )
 from events.service import ticket_tier_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.tests.factories import fill_with_tickets, make_staff
 from events.tests.ticket_helpers import (
     assert_counters_true,
-    enqueued,
+    buy,
     free_tier,
     offline_tier,
     ticketed_event,
 )
 
-__all__ = ["enqueued"]  # the fixture, imported for pytest
-
 pytestmark = pytest.mark.django_db
 
 
 P = StaffPermission
-
-
-def buy(event: Event, tier: TicketTier, user: User, count: int = 1) -> list[Ticket]:
-    return BatchTicketService(event, user).create_batch([CartItem(tier.pk, count)])
 
 
 # -- the permission matrix --------------------------------------------------------------------
@@ -139,15 +130,6 @@ ROUTES = [
 ROUTE_IDS = [f"{r.method} {r.path}" for r in ROUTES]
 
 
-def staff_with(organization: Organization, permission: str, value: bool) -> User:
-    """A staff member with the default permissions but `permission` set to `value`."""
-    staff = make_staff(organization)
-    row = OrganizationStaff.objects.get(organization=organization, user=staff)
-    row.permissions = {**row.permissions, permission: value}
-    row.save(update_fields=["permissions"])
-    return staff
-
-
 def snapshot() -> tuple[Any, ...]:
     tickets = sorted(Ticket.objects.values_list("pk", "status", "cancellation_reason"))
     tiers = sorted(TicketTier.objects.values_list("pk", "name", "quantity_sold"))
@@ -180,7 +162,7 @@ class TestPermissionMatrix:
 
     def test_staff_with_the_permission_off_is_403(self, api, route):
         world = EventWorld.build()
-        staff = staff_with(world.event.organization, route.permission, False)
+        staff = make_staff(world.event.organization, **{route.permission: False})
         before = snapshot()
         expect_refusal(route.call(api(staff), world), 403, before)
 
@@ -192,7 +174,7 @@ class TestPermissionMatrix:
 
     def test_staff_with_the_permission_succeeds(self, api, route):
         world = EventWorld.build()
-        staff = staff_with(world.event.organization, route.permission, True)
+        staff = make_staff(world.event.organization, **{route.permission: True})
         response = route.call(api(staff), world)
         assert response.status_code == route.ok, response.content
         assert_counters_true(world.event)
@@ -333,7 +315,7 @@ class TestTiers:
         assert tier.total_quantity == 10
 
     def test_more_to_sell_enqueues_waitlist_processing(
-        self, api, enqueued, django_capture_on_commit_callbacks
+        self, api, dispatched, django_capture_on_commit_callbacks
     ):
         event = ticketed_event()
         tier = free_tier(event, total_quantity=4)
@@ -342,14 +324,14 @@ class TestTiers:
         with django_capture_on_commit_callbacks(execute=True):
             lower = api(owner).patch(tiers_url(event, tier), {"name": "Same size"})
         assert lower.status_code == 200
-        assert enqueued == []
+        assert dispatched == []
 
         with django_capture_on_commit_callbacks(execute=True):
             unlimited = api(owner).patch(tiers_url(event, tier), {"total_quantity": None})
 
         assert unlimited.status_code == 200
         assert unlimited.json()["total_quantity"] is None
-        assert enqueued == [event.pk]
+        assert dispatched == [event.pk]
 
     def test_tier_with_tickets_cannot_be_deleted_even_when_all_are_cancelled(self, api, user):
         event = ticketed_event()

@@ -1,32 +1,23 @@
 """Cancelling tickets (holder, staff cancel, offline refund): seats come back, the waitlist
 is nudged after the commit, and only the holder may give a ticket back."""
 
-from typing import Any
-
 import pytest
 from django.db import transaction
 
 from accounts.tests.factories import make_user
 from events.models import Event, Ticket
 from events.service import cancellation_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.tests.factories import make_staff
 from events.tests.ticket_helpers import (
     assert_counters_true,
-    enqueued,
+    buy,
     free_tier,
     offline_tier,
     ticketed_event,
 )
 from events.ticket_errors import AlreadyCancelled
 
-__all__ = ["enqueued"]  # the fixture, imported for pytest
-
 pytestmark = pytest.mark.django_db
-
-
-def buy(event: Event, tier: Any, user: Any, count: int = 1) -> list[Ticket]:
-    return BatchTicketService(event, user).create_batch([CartItem(tier.pk, count)])
 
 
 def cancel_url(event: Event, ticket: Ticket) -> str:
@@ -35,7 +26,7 @@ def cancel_url(event: Event, ticket: Ticket) -> str:
 
 # -- the holder ------------------------------------------------------------------------------
 def test_holder_cancels_own_ticket_freeing_its_seat_and_nudging_the_waitlist(
-    api, user, enqueued, django_capture_on_commit_callbacks
+    api, user, dispatched, django_capture_on_commit_callbacks
 ):
     event = ticketed_event(max_attendees=2)
     tier = free_tier(event)
@@ -50,7 +41,7 @@ def test_holder_cancels_own_ticket_freeing_its_seat_and_nudging_the_waitlist(
     assert body["status"] == "cancelled"
     assert body["cancellation_reason"] == "user"
     assert body["cancelled_at"]
-    assert enqueued == [event.pk]
+    assert dispatched == [event.pk]
     keep.refresh_from_db()
     assert keep.status == Ticket.Status.ACTIVE
     assert_counters_true(event)
@@ -87,7 +78,7 @@ def test_pending_ticket_cancel_frees_its_seat_too(api, user):
     assert event.attendee_count == 0
 
 
-def test_another_users_ticket_is_not_found_and_untouched(api, user, enqueued):
+def test_another_users_ticket_is_not_found_and_untouched(api, user, dispatched):
     event = ticketed_event()
     tier = free_tier(event)
     [ticket] = buy(event, tier, make_user())
@@ -97,7 +88,7 @@ def test_another_users_ticket_is_not_found_and_untouched(api, user, enqueued):
     assert response.status_code == 404
     ticket.refresh_from_db()
     assert ticket.status == Ticket.Status.ACTIVE
-    assert enqueued == []
+    assert dispatched == []
     assert_counters_true(event)
 
 
@@ -147,7 +138,7 @@ def test_anonymous_cancel_is_401(api, user):
     "action_reason", [("cancel", "staff"), ("refund", "refunded")], ids=["cancel", "refund"]
 )
 def test_staff_cancel_and_refund_free_the_seat_and_nudge_the_waitlist(
-    api, user, enqueued, django_capture_on_commit_callbacks, action_reason
+    api, user, dispatched, django_capture_on_commit_callbacks, action_reason
 ):
     action, reason = action_reason
     event = ticketed_event()
@@ -161,7 +152,7 @@ def test_staff_cancel_and_refund_free_the_seat_and_nudge_the_waitlist(
     assert response.status_code == 200, response.json()
     assert response.json()["status"] == "cancelled"
     assert response.json()["cancellation_reason"] == reason
-    assert enqueued == [event.pk]
+    assert dispatched == [event.pk]
     assert_counters_true(event)
     assert event.attendee_count == 0
 
@@ -188,7 +179,7 @@ def test_staff_refund_of_a_cancelled_ticket_is_409(user):
 
 
 def test_rolled_back_cancellation_dispatches_nothing(
-    user, enqueued, django_capture_on_commit_callbacks
+    user, dispatched, django_capture_on_commit_callbacks
 ):
     event = ticketed_event()
     [ticket] = buy(event, free_tier(event), user)
@@ -202,7 +193,7 @@ def test_rolled_back_cancellation_dispatches_nothing(
             pass
 
     assert callbacks == []
-    assert enqueued == []
+    assert dispatched == []
     ticket.refresh_from_db()
     assert ticket.status == Ticket.Status.ACTIVE
     assert_counters_true(event)

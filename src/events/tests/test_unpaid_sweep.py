@@ -10,16 +10,13 @@ from accounts.tests.factories import make_user
 from events import tasks
 from events.models import Event, Ticket, TicketTier
 from events.service import ticket_admin_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.tests.ticket_helpers import (
     assert_counters_true,
-    enqueued,
+    buy,
     free_tier,
     offline_tier,
     ticketed_event,
 )
-
-__all__ = ["enqueued"]  # the fixture, imported for pytest
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +25,7 @@ T0 = datetime(2031, 3, 1, 12, 0, tzinfo=UTC)
 
 def buy_at(moment: datetime, event: Event, tier: TicketTier, count: int = 1) -> list[Ticket]:
     with time_machine.travel(moment, tick=False):
-        return BatchTicketService(event, make_user()).create_batch([CartItem(tier.pk, count)])
+        return buy(event, tier, make_user(), count)
 
 
 def sweep_at(moment: datetime) -> ticket_admin_service.UnpaidSweepResult:
@@ -42,7 +39,7 @@ def event_and_tier(**tier_fields: object) -> tuple[Event, TicketTier]:
 
 
 def test_unpaid_ticket_past_its_deadline_is_cancelled_and_frees_its_seat(
-    enqueued, django_capture_on_commit_callbacks
+    dispatched, django_capture_on_commit_callbacks
 ):
     event, tier = event_and_tier(payment_due_hours=72)
     [ticket] = buy_at(T0, event, tier)
@@ -55,13 +52,13 @@ def test_unpaid_ticket_past_its_deadline_is_cancelled_and_frees_its_seat(
     assert ticket.cancelled_at == T0 + timedelta(hours=72, minutes=1)
     assert result.cancelled_tickets == 1
     assert result.event_ids == (event.pk,)
-    assert enqueued == [event.pk]
+    assert dispatched == [event.pk]
     assert_counters_true(event)
     assert event.attendee_count == 0
 
 
 def test_ticket_inside_its_payment_window_is_left_alone(
-    enqueued, django_capture_on_commit_callbacks
+    dispatched, django_capture_on_commit_callbacks
 ):
     event, tier = event_and_tier(payment_due_hours=72)
     [ticket] = buy_at(T0, event, tier)
@@ -72,7 +69,7 @@ def test_ticket_inside_its_payment_window_is_left_alone(
     ticket.refresh_from_db()
     assert ticket.status == Ticket.Status.PENDING
     assert result.cancelled_tickets == 0
-    assert enqueued == []
+    assert dispatched == []
     assert_counters_true(event)
 
 
@@ -104,7 +101,7 @@ def test_paid_and_free_tickets_are_never_swept():
     assert_counters_true(event)
 
 
-def test_one_processing_pass_per_affected_event(enqueued, django_capture_on_commit_callbacks):
+def test_one_processing_pass_per_affected_event(dispatched, django_capture_on_commit_callbacks):
     first, first_tier = event_and_tier(payment_due_hours=1)
     second, second_tier = event_and_tier(payment_due_hours=1)
     untouched, untouched_tier = event_and_tier(payment_due_hours=100)
@@ -117,12 +114,12 @@ def test_one_processing_pass_per_affected_event(enqueued, django_capture_on_comm
         result = sweep_at(T0 + timedelta(hours=2))
 
     assert result.cancelled_tickets == 4
-    assert sorted(enqueued) == sorted([first.pk, second.pk])
+    assert sorted(dispatched) == sorted([first.pk, second.pk])
     for event in (first, second, untouched):
         assert_counters_true(event)
 
 
-def test_second_sweep_finds_nothing(enqueued, django_capture_on_commit_callbacks):
+def test_second_sweep_finds_nothing(dispatched, django_capture_on_commit_callbacks):
     event, tier = event_and_tier(payment_due_hours=1)
     buy_at(T0, event, tier, 2)
     sweep_at(T0 + timedelta(hours=2))
@@ -131,7 +128,7 @@ def test_second_sweep_finds_nothing(enqueued, django_capture_on_commit_callbacks
         again = sweep_at(T0 + timedelta(hours=3))
 
     assert again.cancelled_tickets == 0
-    assert enqueued == []
+    assert dispatched == []
     assert_counters_true(event)
 
 

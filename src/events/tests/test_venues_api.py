@@ -38,11 +38,6 @@ def test_permission_matrix(api: Any, route: AdminRoute, case: str) -> None:
     expect_case(api, route, case)
 
 
-@pytest.fixture
-def org(db: None) -> Organization:
-    return make_org()
-
-
 def venues_url(org: Organization, venue: Venue | None = None) -> str:
     base = f"/organization-admin/{org.slug}/venues"
     return f"{base}/{venue.pk}" if venue else base
@@ -145,14 +140,6 @@ class TestUpdate:
 
 
 # -- capacity up → waitlist processing for the venue's future events ---------------------------
-@pytest.fixture
-def dispatched(monkeypatch: pytest.MonkeyPatch) -> list[uuid.UUID]:
-    """Record the event ids whose processing pass is dispatched on commit."""
-    calls: list[uuid.UUID] = []
-    monkeypatch.setattr("events.service.waitlist_service._dispatch", calls.append)
-    return calls
-
-
 class Hall:
     """A venue with two future events, a past one, a series template, and a neighbour's event."""
 

@@ -24,13 +24,6 @@ from events.tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def dispatched(monkeypatch) -> list:
-    calls: list = []
-    monkeypatch.setattr("events.service.waitlist_service._dispatch", calls.append)
-    return calls
-
-
 def full_event(**fields) -> Event:
     fields.setdefault("waitlist_open", True)
     event = make_event(max_attendees=2, **fields)

@@ -1,12 +1,10 @@
-"""Shared helpers of the ticket tests: a ticketed event, the counter invariant, enqueue spy."""
+"""Shared helpers of the ticket tests: a ticketed event, tiers, buying, the counter invariant."""
 
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
+from accounts.models import User
 from events.models import Event, Ticket, TicketTier
+from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.tests.factories import make_event, make_tier
 
 
@@ -35,13 +33,10 @@ def assert_counters_true(event: Event) -> None:
         assert tier.quantity_sold == live.filter(tier=tier).count(), tier.name
 
 
+def buy(event: Event, tier: TicketTier, user: User, count: int = 1) -> list[Ticket]:
+    """Buy `count` tickets of one tier through the checkout service (gates, locks, counters)."""
+    return BatchTicketService(event, user).create_batch([CartItem(tier.pk, count)])
+
+
 def cart(*lines: tuple[TicketTier, int]) -> dict[str, Any]:
     return {"items": [{"tier_id": str(tier.pk), "count": count} for tier, count in lines]}
-
-
-@pytest.fixture
-def enqueued(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[uuid.UUID]]:
-    """Event ids for which waitlist processing was dispatched (after commit)."""
-    calls: list[uuid.UUID] = []
-    monkeypatch.setattr("events.service.waitlist_service._dispatch", calls.append)
-    yield calls
