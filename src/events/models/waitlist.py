@@ -1,10 +1,21 @@
-"""The waitlist: the queue (`EventWaitList`) and the time-bounded reservation (`WaitlistOffer`)."""
+"""The waitlist: the queue (`EventWaitList`) and the time-bounded reservation (`WaitlistOffer`).
+
+Both tables are written in bulk by the hourly sweep (every lapsed offer, every member it
+rotates), and a row update touches every index of its table: so each table keeps only
+the indexes its queries use. Lookups by event go through the composite indexes (the
+event column first), so the foreign keys and `created_at` carry no index of their own.
+"""
 
 from django.conf import settings
 from django.db import models
+from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from common.models import TimeStampedModel
 from events.models.event import Event
+
+#: For EventWaitList rows: has the member let an offer lapse? False (never rotated) sorts
+#: first. The selection order starts with it; the `waitlist_selection_order` index too.
+ROTATED = ExpressionWrapper(Q(last_offer_expired_at__isnull=False), output_field=BooleanField())
 
 
 class EventWaitList(TimeStampedModel):
@@ -15,11 +26,14 @@ class EventWaitList(TimeStampedModel):
     that time; NULL sorts first.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="waitlist")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="waitlist", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waitlist_entries"
     )
     last_offer_expired_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)  # ordered by waitlist_selection_order
 
     class Meta:
         ordering = ["created_at"]
@@ -27,9 +41,14 @@ class EventWaitList(TimeStampedModel):
             models.UniqueConstraint(fields=["event", "user"], name="unique_waitlist_entry")
         ]
         indexes = [
-            # Serves "never rotated, FIFO" (last_offer_expired_at IS NULL) as an index range.
+            # The selection order itself (never rotated first, FIFO; then by expiry), so
+            # the head of the queue, any shape, is read straight off the index.
             models.Index(
-                fields=["event", "last_offer_expired_at", "created_at", "id"],
+                "event",
+                ROTATED,
+                "last_offer_expired_at",
+                "created_at",
+                "id",
                 name="waitlist_selection_order",
             )
         ]
@@ -55,22 +74,22 @@ class WaitlistOffer(TimeStampedModel):
         WAITLIST_CLOSED = "waitlist_closed"
         ENTRY_DELETED = "entry_deleted"
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="waitlist_offers")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="waitlist_offers", db_index=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waitlist_offers"
     )
     status = models.CharField(
-        max_length=16,
-        choices=WaitlistOfferStatus.choices,
-        default=WaitlistOfferStatus.PENDING,
-        db_index=True,
+        max_length=16, choices=WaitlistOfferStatus.choices, default=WaitlistOfferStatus.PENDING
     )
-    expires_at = models.DateTimeField(db_index=True)
-    batch_id = models.UUIDField(db_index=True)
+    expires_at = models.DateTimeField()
+    batch_id = models.UUIDField()
     notified_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     is_cutoff_batch = models.BooleanField(default=False)
     revoked_reason = models.CharField(max_length=16, choices=RevokedReason.choices, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -82,9 +101,19 @@ class WaitlistOffer(TimeStampedModel):
             )
         ]
         indexes = [
+            # A user's offers for an event (any status), and every lookup by event.
             models.Index(fields=["event", "user", "status"], name="offer_event_user_status"),
+            # Only PENDING rows: what holds seats, and what the sweep expires. An offer
+            # leaving PENDING adds no entry to these (nor to the unique constraint).
             models.Index(
-                fields=["event", "status", "is_cutoff_batch", "expires_at"], name="offer_held_seats"
+                fields=["event", "is_cutoff_batch", "expires_at"],
+                condition=models.Q(status="pending"),
+                name="offer_held_seats",
+            ),
+            models.Index(
+                fields=["expires_at"],
+                condition=models.Q(status="pending"),
+                name="offer_pending_expiry",
             ),
         ]
 

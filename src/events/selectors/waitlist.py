@@ -29,6 +29,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from events.models import EventWaitList, WaitlistOffer
+from events.models.waitlist import ROTATED
 
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
 REVOKED = WaitlistOffer.WaitlistOfferStatus.REVOKED
@@ -47,15 +48,16 @@ def held_offers(event_id: uuid.UUID, now: datetime) -> QuerySet[WaitlistOffer]:
 
 
 def selection_order() -> list[OrderBy | str]:
-    return [F("last_offer_expired_at").asc(nulls_first=True), "created_at", "id"]
+    """Never-rotated members first (FIFO), then rotated ones by expiry; id breaks ties.
+
+    The key of the `waitlist_selection_order` index, column for column, so the head of
+    the queue (of either part) is one index scan with no sort.
+    """
+    return [ROTATED.asc(), "last_offer_expired_at", "created_at", "id"]
 
 
 def selectable_entries(event_id: uuid.UUID) -> QuerySet[EventWaitList]:
-    """Queue members who may receive a new offer, in selection order.
-
-    Callers that need only the head should take `never_rotated` first: its range
-    (`last_offer_expired_at IS NULL`, FIFO) is read straight off the index.
-    """
+    """Queue members who may receive a new offer, in selection order."""
     mine = WaitlistOffer.objects.filter(event_id=event_id, user_id=OuterRef("user_id"))
     blocked = mine.filter(Q(status=PENDING) | Q(_soft_skipping()))
     return (
@@ -83,24 +85,45 @@ def _soft_skipping() -> Q:
     )
 
 
-def take_in_selection_order(queue: QuerySet[EventWaitList], size: int | None) -> list[uuid.UUID]:
-    """User ids of the first `size` members (all when None): never-rotated FIFO, then rotated."""
-    head = list(
-        queue.filter(last_offer_expired_at__isnull=True).values_list("user_id", flat=True)[:size]
+def held_count(event_id: uuid.UUID, now: datetime) -> Coalesce:
+    """The event's held seats as an expression, for a statement that reads something else."""
+    counted = (
+        held_offers(event_id, now).order_by().values("event_id").annotate(n=Count("pk")).values("n")
     )
-    if size is not None and len(head) >= size:
-        return head
-    rest = None if size is None else size - len(head)
-    rotated = queue.filter(last_offer_expired_at__isnull=False).values_list("user_id", flat=True)[
-        :rest
-    ]
-    return head + list(rotated)
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+@dataclass(frozen=True)
+class QueueHead:
+    user_ids: list[uuid.UUID]
+    #: Seats held by live non-cutoff offers, read in the same statement as the head.
+    held: int
+
+
+def queue_head(event_id: uuid.UUID, size: int, now: datetime) -> QueueHead:
+    """The first `size` selectable members, and the seats held, in one statement.
+
+    A processing pass needs both under the Event lock: reading them together saves a
+    round trip per pass. Only an empty selection needs a second query for the count.
+    """
+    rows = list(
+        selectable_entries(event_id)
+        .annotate(held=held_count(event_id, now))
+        .values_list("user_id", "held")[:size]
+    )
+    if not rows:
+        return QueueHead([], held_offers(event_id, now).count())
+    return QueueHead([user_id for user_id, _ in rows], rows[0][1])
+
+
+def take_in_selection_order(queue: QuerySet[EventWaitList], size: int | None) -> list[uuid.UUID]:
+    """User ids of the first `size` members (all when None), in selection order."""
+    return list(queue.order_by(*selection_order()).values_list("user_id", flat=True)[:size])
 
 
 def lottery_order() -> list[OrderBy | str]:
     """Never-rotated members first, drawn at random; rotated ones only when those run out."""
-    bucket = Case(When(last_offer_expired_at__isnull=True, then=Value(0)), default=Value(1))
-    return [bucket.asc(), "?"]  # type: ignore[list-item]
+    return [ROTATED.asc(), "?"]
 
 
 def _rotation_key(field: str | OuterRef) -> Coalesce:

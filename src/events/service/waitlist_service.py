@@ -109,7 +109,10 @@ def offer_deadline(event: Event, now: datetime) -> datetime:
 def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     """Create the next batch of offers for the event if seats are free (seed 000 flowchart).
 
-    Serialised per event by the Event row lock, so concurrent passes create one batch.
+    Serialised per event by the Event row lock, so concurrent passes create one batch:
+    everything is read after the lock, by statements that see what earlier passes
+    committed. A FIFO pass costs the lock, one read and one insert, whatever the length
+    of the queue (quality.md a1).
     """
     try:
         event = lock_event(event_id)
@@ -118,27 +121,46 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     now = timezone.now()
     if not offers_are_useful(event, now):
         return WaitlistProcessingResult("disabled")
-    held = waitlist_selectors.held_offers(event.pk, now).count()
-    available = event.effective_capacity - event.attendee_count - held
+    room = event.effective_capacity - event.attendee_count  # reservations not yet netted
+    if room <= 0:
+        return WaitlistProcessingResult("no_spots")
+    past_cutoff = event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date
+    if past_cutoff or event.waitlist_lottery_mode:
+        return _counted_pass(event, room, now, past_cutoff=past_cutoff)
+    return _fifo_pass(event, room, now)
+
+
+def _batch_size(event: Event, available: int) -> int:
+    """Batch size 0 is the open mode: everyone up to the free seats."""
+    size = event.waitlist_batch_size
+    return available if size == 0 else min(size, available)
+
+
+def _fifo_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
+    """The head of the queue and the held seats come in one read; the head is then cut
+    to the seats actually free (held seats can only lower the count)."""
+    head = waitlist_selectors.queue_head(event.pk, _batch_size(event, room), now)
+    available = room - head.held
     if available <= 0:
         return WaitlistProcessingResult("no_spots")
-    if event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date:
+    users = head.user_ids[: _batch_size(event, available)]
+    return _create_batch(event, users, offer_deadline(event, now), cutoff=False)
+
+
+def _counted_pass(
+    event: Event, room: int, now: datetime, *, past_cutoff: bool
+) -> WaitlistProcessingResult:
+    """Lottery and cutoff passes count the held seats first: no draw when none is free."""
+    available = room - waitlist_selectors.held_offers(event.pk, now).count()
+    if available <= 0:
+        return WaitlistProcessingResult("no_spots")
+    if past_cutoff:
         return _create_cutoff_batch(event, now)
-    size = (
-        available if event.waitlist_batch_size == 0 else min(event.waitlist_batch_size, available)
+    drawn = waitlist_selectors.selectable_entries(event.pk).order_by(
+        *waitlist_selectors.lottery_order()
     )
-    return _create_batch(
-        event, _select_users(event, size), offer_deadline(event, now), cutoff=False
-    )
-
-
-def _select_users(event: Event, size: int) -> list[uuid.UUID]:
-    """The next `size` members: FIFO head (rotation applied) or a lottery drawn in the database."""
-    queue = waitlist_selectors.selectable_entries(event.pk)
-    if event.waitlist_lottery_mode:
-        drawn = queue.order_by(*waitlist_selectors.lottery_order())
-        return list(drawn.values_list("user_id", flat=True)[:size])
-    return waitlist_selectors.take_in_selection_order(queue, size)
+    users = list(drawn.values_list("user_id", flat=True)[: _batch_size(event, available)])
+    return _create_batch(event, users, offer_deadline(event, now), cutoff=False)
 
 
 def _create_cutoff_batch(event: Event, now: datetime) -> WaitlistProcessingResult:
