@@ -1,4 +1,5 @@
-"""The user as the API shows it to themself, and the fields they may change."""
+"""The user as the API shows it to themself, the fields they may change, and the short
+reference to a user that other people's (organisers') responses carry."""
 
 import uuid
 
@@ -15,6 +16,12 @@ class UserSchema(Schema):
     display_name: str
     language: str
     timezone: str
+
+
+class UserRefSchema(Schema):
+    id: uuid.UUID
+    email: str
+    display_name: str
 
 
 class ProfilePatchSchema(Schema):

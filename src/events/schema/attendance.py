@@ -22,18 +22,9 @@ class EligibilitySchema(Schema):
     active_offer_expires_at: datetime | None
 
 
-class EligibilityErrorSchema(ErrorSchema):
+# Bases in this order put `detail` and `code` first, then the fields of EligibilitySchema.
+class EligibilityErrorSchema(EligibilitySchema, ErrorSchema):
     """A refusal of the pipeline: `detail` = reason, `code` = reason_code, plus every field."""
-
-    allowed: bool
-    event_id: uuid.UUID
-    reason: str | None
-    reason_code: str | None
-    next_step: str | None
-    pending_offers_count: int | None
-    next_batch_at: datetime | None
-    waitlist_position: int | None
-    active_offer_expires_at: datetime | None
 
 
 class RSVPStatusSchema(Schema):

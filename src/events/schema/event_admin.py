@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from ninja import Field, Schema
 from pydantic import AfterValidator, AwareDatetime, ConfigDict, StrictBool
 
+from accounts.schema.user import UserRefSchema
 from events.models import Event, EventRSVP
 from events.schema.venue import MAX_CAPACITY
 
@@ -110,49 +111,6 @@ def _service_data(schema: Schema, *, drop_none: bool) -> dict[str, Any]:
     if drop_none:
         data = {k: v for k, v in data.items() if v is not None or k in NULLABLE_FIELDS}
     return data
-
-
-class UserRefSchema(Schema):
-    id: uuid.UUID
-    email: str
-    display_name: str
-
-
-class AdminEventSchema(Schema):
-    """The event as its organisers see it (every stored field, nothing hidden)."""
-
-    id: uuid.UUID
-    organization_id: uuid.UUID
-    name: str
-    slug: str
-    description: str
-    status: str
-    visibility: str
-    event_type: str
-    start: datetime
-    end: datetime
-    timezone: str
-    rsvp_before: datetime | None
-    check_in_starts_at: datetime | None
-    check_in_ends_at: datetime | None
-    max_tickets_per_user: int | None
-    requires_ticket: bool
-    max_attendees: int
-    venue_id: uuid.UUID | None
-    effective_capacity: int
-    attendee_count: int
-    visibility_settings: dict[str, bool]
-    waitlist_open: bool
-    waitlist_time_window: timedelta | None
-    waitlist_batch_size: int
-    waitlist_cutoff_date: datetime | None
-    waitlist_lottery_mode: bool
-    event_series_id: uuid.UUID | None
-    is_template: bool
-    is_modified: bool
-    occurrence_index: int | None
-    created_at: datetime
-    updated_at: datetime
 
 
 class AdminRSVPSchema(Schema):

@@ -11,13 +11,8 @@ from datetime import datetime
 from ninja import Field, Schema
 from pydantic import ConfigDict, StrictBool
 
+from accounts.schema.user import UserRefSchema
 from events.models import OrganizationStaff, StaffPermission
-
-
-class UserRefSchema(Schema):
-    id: uuid.UUID
-    email: str
-    display_name: str
 
 
 class OrganizationSchema(Schema):
