@@ -5,7 +5,9 @@ structured `extra` fields; one handler in `common.api` turns them into the JSON 
 shape of api.md (`{"detail", "code", ...extra}`).
 """
 
-from typing import Any
+from typing import Any, TypeVar
+
+from django.db.models import Model, QuerySet
 
 
 class EncoreError(Exception):
@@ -67,3 +69,15 @@ class Busy(EncoreError):
     default_code = "busy"
     default_detail = "The server is busy with this resource; please retry shortly."
     retry_after_seconds = 2
+
+
+M = TypeVar("M", bound=Model)
+
+
+def first_or_not_found(queryset: QuerySet[M], detail: str) -> M:
+    """The first row of `queryset`, else `NotFound(detail)`: a lookup scoped to what the
+    caller may see answers 404 alike for a missing row and one out of scope (api.md)."""
+    found = queryset.first()
+    if found is None:
+        raise NotFound(detail)
+    return found

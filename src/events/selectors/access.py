@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from common.errors import NotFound, PermissionDenied
+from common.errors import NotFound, PermissionDenied, first_or_not_found
 from events.models import (
     Blacklist,
     Event,
@@ -137,11 +137,17 @@ def access_event_admin(user: AnyUser, event_id: uuid.UUID, permission: str) -> E
     return event
 
 
-def access_organization_admin(user: AnyUser, slug: str, permission: str) -> Organization:
-    """Fetch an organisation for an admin route: 404 if invisible, 403 without the permission."""
+def _visible_organization(user: AnyUser, slug: str) -> Organization:
+    """The organisation with this slug if the caller may see it, else 404."""
     organization = Organization.objects.filter(slug=slug).first()
     if organization is None or not visible_organizations(user).filter(pk=organization.pk).exists():
         raise NotFound("Organization not found.")
+    return organization
+
+
+def access_organization_admin(user: AnyUser, slug: str, permission: str) -> Organization:
+    """Fetch an organisation for an admin route: 404 if invisible, 403 without the permission."""
+    organization = _visible_organization(user, slug)
     if not has_org_permission(user, organization, permission):
         raise PermissionDenied()
     return organization
@@ -149,16 +155,12 @@ def access_organization_admin(user: AnyUser, slug: str, permission: str) -> Orga
 
 def access_owner(user: AnyUser, slug: str) -> Organization:
     """Only the owner may manage staff."""
-    organization = Organization.objects.filter(slug=slug).first()
-    if organization is None or not visible_organizations(user).filter(pk=organization.pk).exists():
-        raise NotFound("Organization not found.")
+    organization = _visible_organization(user, slug)
     if not is_authenticated(user) or organization.owner_id != user.pk:
         raise PermissionDenied("Only the owner can do this.")
     return organization
 
 
 def get_visible_event(user: AnyUser, event_id: uuid.UUID) -> Event:
-    event = visible_events(user).select_related("organization", "venue").filter(pk=event_id).first()
-    if event is None:
-        raise NotFound("Event not found.")
-    return event
+    events = visible_events(user).select_related("organization", "venue")
+    return first_or_not_found(events.filter(pk=event_id), "Event not found.")

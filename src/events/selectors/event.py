@@ -26,7 +26,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from common.errors import NotFound
+from common.errors import NotFound, first_or_not_found
 from events.models import Event, OrganizationStaff
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import (
@@ -115,10 +115,9 @@ def list_public_events(
 
 def get_public_event(user: AnyUser, event_id: uuid.UUID) -> Event:
     """`GET /events/{id}`: a visible event (unlisted ones too), else 404."""
-    event = with_public_fields(visible_events(user), user).filter(pk=event_id).first()
-    if event is None:
-        raise NotFound("Event not found.")
-    return event
+    return first_or_not_found(
+        with_public_fields(visible_events(user), user).filter(pk=event_id), "Event not found."
+    )
 
 
 def get_participation_event(user: AnyUser, event_id: uuid.UUID) -> Event:

@@ -23,20 +23,11 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from accounts.models import User
-from common.errors import InvalidInput, NotFound
+from common.errors import first_or_not_found
 from events.models import Event, EventRSVP, EventWaitList, Invitation, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import AnyUser
 from events.selectors.event import with_public_fields
-
-
-def user_from_input(user_id: uuid.UUID, field: str = "user_id") -> User:
-    """A user named in a request body; an unknown id is a field error (400), not a 404."""
-    user = User.objects.filter(pk=user_id, is_active=True).first()
-    if user is None:
-        raise InvalidInput({field: ["No user with this id."]})
-    return user
 
 
 # -- RSVPs -----------------------------------------------------------------------------
@@ -48,10 +39,9 @@ def list_rsvps(event: Event, status: str | None = None) -> QuerySet[EventRSVP]:
 
 
 def get_rsvp(event: Event, rsvp_id: uuid.UUID) -> EventRSVP:
-    rsvp = EventRSVP.objects.filter(pk=rsvp_id, event=event).select_related("user").first()
-    if rsvp is None:
-        raise NotFound("RSVP not found.")
-    return rsvp
+    return first_or_not_found(
+        EventRSVP.objects.filter(pk=rsvp_id, event=event).select_related("user"), "RSVP not found."
+    )
 
 
 # -- invitations -----------------------------------------------------------------------
@@ -60,10 +50,9 @@ def list_invitations(event: Event) -> QuerySet[Invitation]:
 
 
 def get_invitation(event: Event, invitation_id: uuid.UUID) -> Invitation:
-    invitation = Invitation.objects.filter(pk=invitation_id, event=event).first()
-    if invitation is None:
-        raise NotFound("Invitation not found.")
-    return invitation
+    return first_or_not_found(
+        Invitation.objects.filter(pk=invitation_id, event=event), "Invitation not found."
+    )
 
 
 # -- waitlist queue --------------------------------------------------------------------
@@ -122,10 +111,9 @@ def current_offer(entry: EventWaitList) -> WaitlistOffer | None:
 
 
 def get_waitlist_entry(event: Event, entry_id: uuid.UUID) -> EventWaitList:
-    entry = EventWaitList.objects.filter(pk=entry_id, event=event).first()
-    if entry is None:
-        raise NotFound("Waitlist entry not found.")
-    return entry
+    return first_or_not_found(
+        EventWaitList.objects.filter(pk=entry_id, event=event), "Waitlist entry not found."
+    )
 
 
 # -- the event itself ------------------------------------------------------------------

@@ -10,8 +10,7 @@ import uuid
 
 from django.db.models import QuerySet
 
-from accounts.models import User
-from common.errors import InvalidInput, NotFound
+from common.errors import first_or_not_found
 from events.models import (
     Blacklist,
     EventSeries,
@@ -25,30 +24,17 @@ from events.selectors.access import AnyUser, visible_organizations
 
 
 def get_visible_organization(user: AnyUser, slug: str) -> Organization:
-    organization = visible_organizations(user).filter(slug=slug).first()
-    if organization is None:
-        raise NotFound("Organization not found.")
-    return organization
+    return first_or_not_found(
+        visible_organizations(user).filter(slug=slug), "Organization not found."
+    )
 
 
 def get_visible_series(user: AnyUser, series_id: uuid.UUID) -> EventSeries:
     """A series is visible when its organisation is."""
-    series = (
-        EventSeries.objects.filter(pk=series_id, organization__in=visible_organizations(user))
-        .select_related("organization")
-        .first()
-    )
-    if series is None:
-        raise NotFound("Event series not found.")
-    return series
-
-
-def user_from_input(user_id: uuid.UUID, field: str = "user_id") -> User:
-    """Resolve a user id sent in a request body; an unknown id is a field error (400)."""
-    user = User.objects.filter(pk=user_id, is_active=True).first()
-    if user is None:
-        raise InvalidInput({field: ["No user with this id."]})
-    return user
+    series = EventSeries.objects.filter(
+        pk=series_id, organization__in=visible_organizations(user)
+    ).select_related("organization")
+    return first_or_not_found(series, "Event series not found.")
 
 
 # -- lists -------------------------------------------------------------------------------
@@ -94,37 +80,31 @@ def list_venues(organization: Organization) -> QuerySet[Venue]:
 
 # -- one sub-object of an organisation ----------------------------------------------------
 def get_staff_row(organization: Organization, user_id: uuid.UUID) -> OrganizationStaff:
-    staff = list_staff(organization).filter(user_id=user_id).first()
-    if staff is None:
-        raise NotFound("Staff member not found.")
-    return staff
+    return first_or_not_found(
+        list_staff(organization).filter(user_id=user_id), "Staff member not found."
+    )
 
 
 def get_member(organization: Organization, user_id: uuid.UUID) -> OrganizationMember:
-    member = list_members(organization).filter(user_id=user_id).first()
-    if member is None:
-        raise NotFound("Member not found.")
-    return member
+    return first_or_not_found(
+        list_members(organization).filter(user_id=user_id), "Member not found."
+    )
 
 
 def get_membership_request(
     organization: Organization, request_id: uuid.UUID
 ) -> OrganizationMembershipRequest:
-    request = list_membership_requests(organization).filter(pk=request_id).first()
-    if request is None:
-        raise NotFound("Membership request not found.")
-    return request
+    return first_or_not_found(
+        list_membership_requests(organization).filter(pk=request_id),
+        "Membership request not found.",
+    )
 
 
 def get_blacklist_entry(organization: Organization, entry_id: uuid.UUID) -> Blacklist:
-    entry = list_blacklist(organization).filter(pk=entry_id).first()
-    if entry is None:
-        raise NotFound("Blacklist entry not found.")
-    return entry
+    return first_or_not_found(
+        list_blacklist(organization).filter(pk=entry_id), "Blacklist entry not found."
+    )
 
 
 def get_venue(organization: Organization, venue_id: uuid.UUID) -> Venue:
-    venue = list_venues(organization).filter(pk=venue_id).first()
-    if venue is None:
-        raise NotFound("Venue not found.")
-    return venue
+    return first_or_not_found(list_venues(organization).filter(pk=venue_id), "Venue not found.")

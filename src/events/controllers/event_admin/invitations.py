@@ -12,6 +12,7 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
+from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
 from events.controllers.event_admin.event_admin_base import (
     ERRORS,
@@ -40,7 +41,7 @@ class EventAdminInvitationController(EventAdminController):
         self, event_id: uuid.UUID, payload: InvitationCreateSchema
     ) -> tuple[int, Invitation]:
         event = self._event(event_id, PERMISSION)
-        user = admin_selectors.user_from_input(payload.user_id)
+        user = user_from_input(payload.user_id)
         invitation = invitation_service.create_invitation(
             event, user, overrides_max_attendees=payload.overrides_max_attendees
         )

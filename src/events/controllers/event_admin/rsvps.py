@@ -12,6 +12,7 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
+from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
 from events.controllers.event_admin.event_admin_base import (
     ERRORS,
@@ -44,7 +45,7 @@ class EventAdminRSVPController(EventAdminController):
         self, event_id: uuid.UUID, payload: AdminRSVPCreateSchema
     ) -> tuple[int, EventRSVP]:
         event = self._event(event_id, PERMISSION)
-        user = admin_selectors.user_from_input(payload.user_id)
+        user = user_from_input(payload.user_id)
         rsvp, created = admin_rsvp_service.set_rsvp(event, user, payload.status)
         return (201 if created else 200), rsvp
 

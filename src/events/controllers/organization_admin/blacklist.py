@@ -8,6 +8,7 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
+from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
 from events.controllers.organization_admin.base import (
     ADMIN_PREFIX,
@@ -32,7 +33,7 @@ class BlacklistController(OrganizationAdminController):
     @throttle(WriteThrottle)
     def add_entry(self, slug: str, payload: BlacklistCreateSchema) -> tuple[int, Blacklist]:
         organization = self._organization(slug, StaffPermission.MANAGE_MEMBERS)
-        user = org_selectors.user_from_input(payload.user_id) if payload.user_id else None
+        user = user_from_input(payload.user_id) if payload.user_id else None
         entry = blacklist_service.add_blacklist_entry(
             organization, user=user, email=payload.email, reason=payload.reason
         )

@@ -9,6 +9,7 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
+from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
 from events.controllers.organization_admin.base import (
     ADMIN_PREFIX,
@@ -33,7 +34,7 @@ class MembersController(OrganizationAdminController):
     @throttle(WriteThrottle)
     def add_member(self, slug: str, payload: MemberCreateSchema) -> tuple[int, OrganizationMember]:
         organization = self._organization(slug, StaffPermission.MANAGE_MEMBERS)
-        user = org_selectors.user_from_input(payload.user_id)
+        user = user_from_input(payload.user_id)
         member = membership_service.add_member(organization, user=user, status=payload.status)
         return 201, member
 

@@ -9,6 +9,7 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
+from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
 from events.controllers.organization_admin.base import (
     ADMIN_PREFIX,
@@ -33,7 +34,7 @@ class StaffController(OrganizationAdminController):
     @throttle(WriteThrottle)
     def add_staff(self, slug: str, payload: StaffCreateSchema) -> tuple[int, OrganizationStaff]:
         organization = self._owned_organization(slug)
-        user = org_selectors.user_from_input(payload.user_id)
+        user = user_from_input(payload.user_id)
         staff = staff_service.add_staff(organization, user=user, permissions=payload.permissions)
         return 201, staff
 
