@@ -627,6 +627,33 @@ class TestCutoffOffersReserveNothing:
         assert refused.json()["code"] == "event_is_full"
 
 
+class TestOneSeatPerOffer:
+    def test_an_offer_holder_may_buy_their_seat_but_not_two(self, api):
+        event, tier, _ = active_ticketed_event(10, sold=9)
+        [holder] = queue_in_order(event, 1)
+        give_offer(event, holder)
+
+        refused = api(holder).post(f"/events/{event.pk}/checkout", cart((tier, 2)))
+        bought = api(holder).post(f"/events/{event.pk}/checkout", cart((tier, 1)))
+
+        assert refused.status_code == 409
+        assert refused.json()["code"] == "event_is_full"
+        assert bought.status_code == 201
+        assert reload(event).attendee_count == 10
+
+    def test_others_may_take_the_seats_nobody_holds(self, api):
+        event, tier, _ = active_ticketed_event(10, sold=7)
+        holder, _ = queue_in_order(event, 2)
+        give_offer(event, holder)
+
+        too_many = api(make_user()).post(f"/events/{event.pk}/checkout", cart((tier, 3)))
+        enough = api(make_user()).post(f"/events/{event.pk}/checkout", cart((tier, 2)))
+
+        assert too_many.status_code == 409
+        assert too_many.json()["code"] == "spots_reserved_for_waitlist"
+        assert enough.status_code == 201
+
+
 class TestSoftSkip:
     def test_an_organiser_revoke_keeps_the_user_skipped(self):
         event = active_event(3, attendees=2, waitlist_batch_size=1)

@@ -18,8 +18,9 @@ import time_machine
 
 from accounts.tests.factories import make_user
 from common.errors import NotFound
-from events.models import Event, EventWaitList, WaitlistOffer
+from events.models import EventRSVP, EventWaitList, WaitlistOffer
 from events.service import waitlist_service
+from events.service.event_manager.manager import EventManager
 from events.tests.ticket_helpers import cart
 from events.tests.waitlist_builders import (
     T0,
@@ -64,6 +65,15 @@ def holder_of_offer(capacity: int = 3, attendees: int = 1, **fields):
     return event, user, WaitlistOffer.objects.get(event=event, user=user)
 
 
+def admin(api, event):
+    """The organisation's owner: every staff permission."""
+    return api(event.organization.owner)
+
+
+def offer_url(offer: WaitlistOffer, action: str) -> str:
+    return f"/event-admin/{offer.event_id}/waitlist-offers/{offer.pk}/{action}"
+
+
 def fetch(offer: WaitlistOffer) -> WaitlistOffer:
     offer.refresh_from_db()
     return offer
@@ -80,27 +90,34 @@ class TestIntoPending:
             "",
         )
 
-    def test_an_admin_offer_is_pending_and_never_a_cutoff_offer(self):
-        event = active_event(3, attendees=1)
+    def test_an_admin_offer_is_pending_and_never_a_cutoff_offer(self, api, on_commit):
+        cutoff = T0 - timedelta(hours=1)  # past the cutoff: still an ordinary offer
+        event = active_event(3, attendees=1, waitlist_cutoff_date=cutoff)
         [user] = queue_in_order(event, 1)
         entry = EventWaitList.objects.get(event=event, user=user)
 
-        offer = waitlist_service.create_admin_offer(event.pk, entry.pk)
+        response = on_commit(
+            lambda: admin(api, event).post(
+                f"/event-admin/{event.pk}/waitlist-offers", {"waitlist_entry_id": str(entry.pk)}
+            )
+        )
 
-        assert fetch(offer).status == Status.PENDING
-        assert offer.is_cutoff_batch is False
+        assert response.status_code == 201, response.json()
+        offer = WaitlistOffer.objects.get(pk=response.json()["id"])
+        assert (offer.status, offer.is_cutoff_batch) == (Status.PENDING, False)
         assert offer.expires_at == T0 + WINDOW
 
     @pytest.mark.parametrize("final", [Status.EXPIRED, Status.REVOKED])
-    def test_reactivate_brings_an_expired_or_revoked_offer_back(self, final):
+    def test_reactivate_brings_an_expired_or_revoked_offer_back(self, api, on_commit, final):
         event, _user, offer = holder_of_offer()
         WaitlistOffer.objects.filter(pk=offer.pk).update(
             status=final, revoked_reason=Reason.ORGANIZER if final == Status.REVOKED else ""
         )
 
         with time_machine.travel(LATER, tick=False):
-            waitlist_service.reactivate_admin_offer(event.pk, offer.pk)
+            response = on_commit(lambda: admin(api, event).post(offer_url(offer, "reactivate")))
 
+        assert response.status_code == 200, response.json()
         offer = fetch(offer)
         assert (offer.status, offer.revoked_reason) == (Status.PENDING, "")
         assert offer.expires_at == LATER + WINDOW
@@ -171,11 +188,12 @@ class TestExpired:
 
 # -- PENDING → REVOKED ------------------------------------------------------------------------
 class TestRevoked:
-    def test_by_the_organiser(self):
+    def test_by_the_organiser(self, api, on_commit):
         event, _user, offer = holder_of_offer()
 
-        waitlist_service.revoke_offer(event.pk, offer.pk)
+        response = on_commit(lambda: admin(api, event).post(offer_url(offer, "revoke")))
 
+        assert response.status_code == 200
         offer = fetch(offer)
         assert (offer.status, offer.revoked_reason) == (Status.REVOKED, Reason.ORGANIZER)
 
@@ -228,43 +246,43 @@ class TestRevoked:
 # -- and nothing else -----------------------------------------------------------------------
 def claimed_offer():
     event, user, offer = holder_of_offer()
-    waitlist_service.claim_offer_for_registration(reload(event), user.pk)
-    return event, user, fetch(offer)
+    EventManager(user, reload(event)).rsvp(EventRSVP.Status.YES)
+    offer = fetch(offer)
+    assert offer.status == Status.CLAIMED
+    return event, user, offer
 
 
-def _sweep_long_after(event, user, offer):
+def _sweep_long_after(api, event, user, offer):
     with time_machine.travel(T0 + timedelta(days=2), tick=False):
         waitlist_service.expire_waitlist_offers()
 
 
-def _revoke(event, user, offer):
-    with pytest.raises(NotFound):
-        waitlist_service.revoke_offer(event.pk, offer.pk)
+def _revoke(api, event, user, offer):
+    assert admin(api, event).post(offer_url(offer, "revoke")).status_code == 404
 
 
-def _reactivate(event, user, offer):
-    with pytest.raises(NotFound):
-        waitlist_service.reactivate_admin_offer(event.pk, offer.pk)
+def _reactivate(api, event, user, offer):
+    assert admin(api, event).post(offer_url(offer, "reactivate")).status_code == 404
 
 
-def _leave(event, user, offer):
-    waitlist_service.leave_waitlist(user, event)
+def _leave(api, event, user, offer):
+    assert api(user).delete(f"/events/{event.pk}/waitlist/leave").status_code == 204
 
 
-def _cancel_event(event, user, offer):
-    from events.service import event_service
-
-    event_service.change_status(event, Event.Status.CANCELLED)
+def _cancel_event(api, event, user, offer):
+    assert admin(api, event).post(f"/event-admin/{event.pk}/status/cancelled").status_code == 200
 
 
-def _close_waitlist(event, user, offer):
-    from events.service import event_service
+def _close_waitlist(api, event, user, offer):
+    response = admin(api, event).patch(
+        f"/event-admin/{event.pk}/waitlist-settings", {"waitlist_open": False}
+    )
+    assert response.status_code == 200
 
-    event_service.update_event(event, {"waitlist_open": False})
 
-
-def _register_again(event, user, offer):
-    waitlist_service.claim_offer_for_registration(reload(event), user.pk)
+def _register_again(api, event, user, offer):
+    assert api(user).post(f"/events/{event.pk}/rsvp/no").status_code == 200
+    assert api(user).post(f"/events/{event.pk}/rsvp/yes").status_code == 200
 
 
 ATTEMPTS = [
@@ -280,33 +298,35 @@ ATTEMPTS = [
 
 class TestNoOtherTransition:
     @pytest.mark.parametrize("attempt", ATTEMPTS, ids=lambda f: f.__name__.strip("_"))
-    def test_a_claimed_offer_never_changes(self, attempt, on_commit):
+    def test_a_claimed_offer_never_changes(self, api, attempt, on_commit):
         event, user, offer = claimed_offer()
         before = (offer.status, offer.claimed_at, offer.expires_at, offer.revoked_reason)
 
-        on_commit(lambda: attempt(event, user, offer))
+        on_commit(lambda: attempt(api, event, user, offer))
 
         offer = fetch(offer)
         assert (offer.status, offer.claimed_at, offer.expires_at, offer.revoked_reason) == before
 
-    def test_reactivating_a_pending_offer_is_not_found(self):
-        event, _user, offer = holder_of_offer()
-
-        with pytest.raises(NotFound) as refused:
-            waitlist_service.reactivate_admin_offer(event.pk, offer.pk)
-
-        assert refused.value.status_code == 404
-        assert fetch(offer).expires_at == T0 + WINDOW
-
-    @pytest.mark.parametrize("final", [Status.CLAIMED, Status.EXPIRED, Status.REVOKED])
-    def test_revoking_anything_but_a_pending_offer_is_not_found(self, final):
+    @pytest.mark.parametrize("final", [Status.PENDING, Status.CLAIMED])
+    def test_reactivating_a_pending_or_claimed_offer_is_not_found(self, api, final):
         event, _user, offer = holder_of_offer()
         WaitlistOffer.objects.filter(pk=offer.pk).update(status=final)
 
-        with pytest.raises(NotFound) as refused:
-            waitlist_service.revoke_offer(event.pk, offer.pk)
+        with time_machine.travel(LATER, tick=False):
+            response = admin(api, event).post(offer_url(offer, "reactivate"))
 
-        assert refused.value.status_code == 404
+        assert response.status_code == 404
+        offer = fetch(offer)
+        assert (offer.status, offer.expires_at) == (final, T0 + WINDOW)
+
+    @pytest.mark.parametrize("final", [Status.CLAIMED, Status.EXPIRED, Status.REVOKED])
+    def test_revoking_anything_but_a_pending_offer_is_not_found(self, api, final):
+        event, _user, offer = holder_of_offer()
+        WaitlistOffer.objects.filter(pk=offer.pk).update(status=final)
+
+        response = admin(api, event).post(offer_url(offer, "revoke"))
+
+        assert response.status_code == 404
         offer = fetch(offer)
         assert (offer.status, offer.revoked_reason) == (final, "")
 
@@ -316,6 +336,8 @@ class TestNoOtherTransition:
 
         with pytest.raises(NotFound):
             waitlist_service.revoke_offer(other.pk, offer.pk)
+        with pytest.raises(NotFound):
+            waitlist_service.reactivate_admin_offer(other.pk, offer.pk)
         assert fetch(offer).status == Status.PENDING
 
     @pytest.mark.parametrize("final", [Status.EXPIRED, Status.REVOKED])

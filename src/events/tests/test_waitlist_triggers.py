@@ -1,9 +1,9 @@
 """seed-tables.md "Trigger sites": every path of the platform that frees a seat (or may
 otherwise allow a batch) reaches `_dispatch` with the event's id after its commit.
 
-`dispatched` replaces `waitlist_service._dispatch`, so these tests see the enqueue and
-nothing else (no processing pass runs). The settings-PATCH rows are tested with the
-waitlist settings themselves. Payment-provider callbacks and online checkout abandonment
+`dispatched` (src/events/tests/conftest.py) replaces `waitlist_service._dispatch`, so
+these tests see the enqueue and nothing else (no processing pass runs). The
+settings-PATCH rows are tested with the waitlist settings themselves. Payment-provider callbacks and online checkout abandonment
 are seams of the out-of-scope online payments; their offline counterparts are here.
 """
 
@@ -24,12 +24,9 @@ from events.tests.waitlist_builders import (
     WINDOW,
     active_event,
     active_ticketed_event,
-    dispatched,
     give_offer,
     queue_in_order,
 )
-
-__all__ = ["dispatched"]  # the fixture, imported for pytest
 
 pytestmark = pytest.mark.django_db
 
@@ -316,13 +313,18 @@ class TestQueueAndOffers:
         assert legacy.pk not in dispatched
         assert closed.pk not in dispatched
 
-    def test_admin_revokes_a_pending_offer(self, dispatched, committed):
+    def test_admin_revokes_a_pending_offer(self, api, dispatched, committed):
         event = active_event(3, attendees=2)
         [holder] = queue_in_order(event, 1)
         offer = give_offer(event, holder)
 
-        committed(lambda: waitlist_service.revoke_offer(event.pk, offer.pk))
+        response = committed(
+            lambda: api(event.organization.owner).post(
+                f"/event-admin/{event.pk}/waitlist-offers/{offer.pk}/revoke"
+            )
+        )
 
+        assert response.status_code == 200
         assert dispatched == [event.pk]
 
     def test_queue_entry_deleted_with_a_pending_offer(self, dispatched, committed):

@@ -107,15 +107,7 @@ def give_offer(
     )
 
 
-# -- probes ----------------------------------------------------------------------------------
-@pytest.fixture
-def dispatched(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[uuid.UUID]]:
-    """Event ids that reached `_dispatch` (the processing pass itself is not run)."""
-    calls: list[uuid.UUID] = []
-    monkeypatch.setattr(waitlist_service, "_dispatch", calls.append)
-    yield calls
-
-
+# -- probes (`dispatched`, the enqueue recorder, comes from src/events/tests/conftest.py) ------
 @pytest.fixture
 def passes(
     monkeypatch: pytest.MonkeyPatch,

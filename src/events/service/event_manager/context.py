@@ -163,11 +163,8 @@ def _offer_state(row: dict[str, Any]) -> OfferState:
 
 def _anonymous_offer_state(events: QuerySet[Event], now: datetime) -> OfferState:
     """Seats held on a capped event, for a visitor (an unlimited event holds none)."""
-    row = (
-        events.annotate(**_offer_annotations(now, None))
-        .values("ctx_held", "ctx_next_batch_at")
-        .get()
-    )
+    annotations = _offer_annotations(now, None)
+    row = events.annotate(**annotations).values(*annotations).get()
     return _offer_state(row)
 
 
