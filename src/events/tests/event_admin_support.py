@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from accounts.tests.factories import make_user
 from events.models import (
     Event,
     EventRSVP,
@@ -16,7 +15,6 @@ from events.models import (
     Ticket,
     TicketTier,
 )
-from events.tests.factories import fill_with_rsvps, make_event, make_org, make_staff
 
 
 class DispatchRecorder(list[uuid.UUID]):
@@ -50,13 +48,3 @@ def snapshot() -> list[Any]:
         list(model.objects.order_by("pk").values())
         for model in (Event, TicketTier, Ticket, EventRSVP, Invitation, EventWaitList)
     ]
-
-
-# -- former "cheap" builders --------------------------------------------------------------
-# Once they skipped password hashing; the suite-wide fast hasher made that moot, so they
-# are the shared factories under their old names, kept for modules not yet moved over.
-quick_user = make_user
-quick_org = make_org
-quick_event = make_event
-quick_staff = make_staff
-quick_rsvps = fill_with_rsvps
