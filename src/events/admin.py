@@ -26,6 +26,7 @@ from events.models import (
     OrganizationMember,
     OrganizationMembershipRequest,
     OrganizationStaff,
+    RecurrenceRule,
     Ticket,
     TicketTier,
     Venue,
@@ -107,8 +108,18 @@ class VenueAdmin(admin.ModelAdmin):
 
 @admin.register(EventSeries)
 class EventSeriesAdmin(admin.ModelAdmin):
-    list_display = ["name", "organization", "slug"]
+    list_display = ["name", "organization", "slug", "is_active", "auto_publish"]
+    list_filter = ["is_active", "auto_publish"]
     search_fields = ["name", "slug"]
+    readonly_fields = ["template_event", "recurrence_rule", "exdates", "last_generated_until"]
+
+
+@admin.register(RecurrenceRule)
+class RecurrenceRuleAdmin(ReadOnlyAdmin):
+    """Read-only: a cadence change goes through `update_series_recurrence`, which resets
+    the generation cursor."""
+
+    list_display = ["rrule_string", "frequency", "interval", "timezone", "dtstart"]
 
 
 class TicketTierInline(admin.TabularInline):

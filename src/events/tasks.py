@@ -1,10 +1,14 @@
 """Celery tasks of the events app. Thin: take ids, call one service, names pinned."""
 
+import logging
 import uuid
 from datetime import datetime
 from typing import Any
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+logger = logging.getLogger("encore.series")
 
 
 @shared_task(name="events.expire_unpaid_tickets")
@@ -68,3 +72,71 @@ def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int
     return waitlist_notifications.send_offer_expired_notifications(
         uuid.UUID(event_id), datetime.fromisoformat(expired_at)
     )
+
+
+# -- recurring series (seed 004) ---------------------------------------------------------------
+#: SQLSTATE classes worth a retry: connection exceptions (08), transaction rollback
+#: (40: deadlock 40P01, serialization 40001), insufficient resources (53), operator
+#: intervention (57: admin shutdown); and lock_not_available (55P03, our lock_timeout).
+TRANSIENT_SQLSTATE_PREFIXES = ("08", "40", "53", "57")
+TRANSIENT_MESSAGES = ("deadlock", "database is locked", "connection", "server closed", "timeout")
+SERIES_MAX_RETRIES = 3
+SERIES_RETRY_FACTOR_SECONDS = 10
+SERIES_RETRY_MAX_SECONDS = 300
+
+
+def is_transient_db_error(error: BaseException) -> bool:
+    """A database error that may pass if tried again (lost connection, deadlock, lock wait);
+    anything else, a programming error above all, is not."""
+    if isinstance(error, InterfaceError):
+        return True
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.__cause__
+    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    if sqlstate:
+        return sqlstate == "55P03" or str(sqlstate).startswith(TRANSIENT_SQLSTATE_PREFIXES)
+    message = str(error).lower()
+    return any(marker in message for marker in TRANSIENT_MESSAGES)
+
+
+@shared_task(name="events.generate_recurring_events")
+def generate_recurring_events_task() -> list[str]:
+    """Daily at 04:00 UTC: one `generate_single_series_events` per active series, so one
+    failing series never blocks the others. A dispatch the broker refuses is logged; the
+    next day's run catches up."""
+    from events.service import recurrence_service
+
+    dispatched = []
+    for series_id in recurrence_service.generatable_series_ids():
+        try:
+            generate_single_series_events_task.delay(str(series_id))
+        except Exception:
+            logger.exception(
+                "could not enqueue series generation", extra={"series_id": str(series_id)}
+            )
+            continue
+        dispatched.append(str(series_id))
+    return dispatched
+
+
+@shared_task(bind=True, name="events.generate_single_series_events", max_retries=SERIES_MAX_RETRIES)
+def generate_single_series_events_task(self: Any, series_id: str) -> int:
+    """One generation pass for one series; retried with exponential backoff only on
+    transient database errors, so a programming error fails on the first run."""
+    from celery.utils.time import get_exponential_backoff_interval
+
+    from events.service import recurrence_service
+
+    try:
+        return recurrence_service.generate_for_series_id(uuid.UUID(series_id))
+    except (OperationalError, InterfaceError) as error:
+        if not is_transient_db_error(error):
+            raise
+        countdown = get_exponential_backoff_interval(
+            SERIES_RETRY_FACTOR_SECONDS,
+            self.request.retries,
+            SERIES_RETRY_MAX_SECONDS,
+            full_jitter=True,
+        )
+        raise self.retry(exc=error, countdown=countdown) from error

@@ -10,6 +10,7 @@ from events.models.organization import (
     OrganizationStaff,
     StaffPermission,
 )
+from events.models.recurrence_rule import RecurrenceRule
 from events.models.rsvp import EventRSVP
 from events.models.ticket import Ticket, TicketTier
 from events.models.venue import Venue
@@ -28,6 +29,7 @@ __all__ = [
     "OrganizationMember",
     "OrganizationMembershipRequest",
     "OrganizationStaff",
+    "RecurrenceRule",
     "StaffPermission",
     "Ticket",
     "TicketTier",

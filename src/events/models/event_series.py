@@ -1,10 +1,19 @@
-"""A named group of events. Recurrence (issue 5) adds its rule and generation fields here."""
+"""A named group of events; a recurring one (seed 004) adds its rule, template and cursor.
+
+A recurring series is a `RecurrenceRule` plus a DRAFT template event every occurrence is
+cloned from. `last_generated_until` is the generation cursor: every occurrence of the
+rule up to it has been materialised or excluded (`exdates`, UTC ISO instants).
+"""
 
 from django.conf import settings
 from django.db import models
 
 from common.models import TimeStampedModel
 from events.models.organization import Organization
+from events.models.recurrence_rule import RecurrenceRule
+from events.utils.recurrence_validators import validate_generation_window_weeks
+
+DEFAULT_GENERATION_WINDOW_WEEKS = 8
 
 
 class EventSeries(TimeStampedModel):
@@ -14,6 +23,29 @@ class EventSeries(TimeStampedModel):
     name = models.CharField(max_length=150)
     slug = models.SlugField(max_length=160)
     description = models.TextField(blank=True)
+
+    # Recurrence (seed 004); all empty on a plain, hand-assembled series.
+    template_event = models.OneToOneField(
+        "events.Event",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="template_of_series",
+    )
+    recurrence_rule = models.OneToOneField(
+        RecurrenceRule, on_delete=models.PROTECT, null=True, blank=True, related_name="series"
+    )
+    exdates = models.JSONField(
+        default=list, blank=True, help_text="UTC ISO instants excluded or cancelled."
+    )
+    is_active = models.BooleanField(default=True, help_text="False pauses generation.")
+    auto_publish = models.BooleanField(
+        default=False, help_text="Occurrences are created open instead of draft."
+    )
+    generation_window_weeks = models.PositiveSmallIntegerField(
+        default=DEFAULT_GENERATION_WINDOW_WEEKS, validators=[validate_generation_window_weeks]
+    )
+    last_generated_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name_plural = "event series"

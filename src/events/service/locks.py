@@ -12,7 +12,22 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import F
 
-from events.models import Event, TicketTier
+from events.models import Event, EventSeries, TicketTier
+
+
+def lock_series(series_id: uuid.UUID) -> EventSeries:
+    """Lock the EventSeries row, the first lock of the order (generation, exdates).
+
+    The rule, template and organisation come along in the same query; `of=("self",)`
+    locks only the series row (PostgreSQL refuses FOR UPDATE on the nullable side of
+    the LEFT JOINs the optional rule and template need). Raises EventSeries.DoesNotExist.
+    """
+    assert transaction.get_connection().in_atomic_block, "lock_series needs a transaction"
+    return (
+        EventSeries.objects.select_for_update(of=("self",))
+        .select_related("organization", "recurrence_rule", "template_event")
+        .get(pk=series_id)
+    )
 
 
 def lock_event(event_id: uuid.UUID) -> Event:

@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 
 from common.timezones import format_in_zone
-from events.models import Event, Ticket
+from events.models import Event, EventSeries, Ticket
 
 #: `event_service` tracks model attnames; notifications speak of "start", "end", "venue".
 CHANGED_FIELD_NAMES = {"start": "start", "end": "end", "venue_id": "venue", "venue": "venue"}
@@ -25,6 +25,12 @@ CHANGED_FIELD_NAMES = {"start": "start", "end": "end", "venue_id": "venue", "ven
 def event_url(event_id: object) -> str:
     """The event's page in the front end (domain.md: `{base}/events/{event_id}`)."""
     return f"{str(settings.FRONTEND_BASE_URL).rstrip('/')}/events/{event_id}"
+
+
+def series_url(organization_slug: str, series_slug: str) -> str:
+    """The series page (domain.md: `{base}/events/{org_slug}/series/{series_slug}`)."""
+    base = str(settings.FRONTEND_BASE_URL).rstrip("/")
+    return f"{base}/events/{organization_slug}/series/{series_slug}"
 
 
 def event_zone(event: Event) -> str:
@@ -92,3 +98,29 @@ def tickets_context(event: Event, tickets: Sequence[Ticket]) -> dict[str, Any]:
 def rsvp_context(event: Event, status: str) -> dict[str, Any]:
     """`status`: the answer just given, "yes" | "no" | "maybe"."""
     return {**event_context(event), "status": str(status)}
+
+
+def series_digest_context(series: EventSeries, events: Sequence[Event]) -> dict[str, Any]:
+    """SERIES_EVENTS_GENERATED (seed-tables.md "Digest for drafts"): the series and each new
+    occurrence, its start formatted in its own timezone (`series.organization` loaded)."""
+    organization = series.organization
+    return {
+        "series_id": str(series.pk),
+        "series_name": series.name,
+        "series_url": series_url(organization.slug, series.slug),
+        "organization_id": str(organization.pk),
+        "organization_name": organization.name,
+        "events_count": len(events),
+        "occurrences": [
+            {
+                "event_id": str(event.pk),
+                "name": event.name,
+                "start": event.start.isoformat(),
+                "start_formatted": format_in_zone(
+                    event.start, event.timezone or organization.timezone
+                ),
+                "event_url": event_url(event.pk),
+            }
+            for event in events
+        ],
+    }

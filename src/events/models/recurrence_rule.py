@@ -1,0 +1,180 @@
+"""The cadence of a recurring series (seed 004), stored field by field.
+
+Occurrences keep their wall-clock time in the rule's timezone across daylight-saving
+switches ("Mondays 10:00 Europe/Vienna" is 09:00 UTC in winter, 08:00 UTC in summer).
+To get there the rule is expanded by python-dateutil on *naive local* datetimes in the
+rule's zone, and each local occurrence is then placed in that zone with zoneinfo and
+turned into a UTC instant. (dateutil never compares an aware datetime across zones
+this way, so no offset can leak into the arithmetic.) A local time that does not
+exist on a spring-forward day takes the offset before the switch (zoneinfo's fold=0),
+e.g. 02:30 becomes 03:30 summer time; an ambiguous one on a fall-back day is the first.
+
+`rrule_string` is the RFC 5545 text of the rule, recomputed on every save: a
+`DTSTART;TZID=<zone>:<local time>` line and an `RRULE:` line whose UNTIL is in UTC
+(RFC 5545 requires UTC there when DTSTART carries a TZID).
+"""
+
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from dateutil import rrule as dateutil_rrule
+from django.core.validators import MinValueValidator
+from django.db import models
+
+from common.models import TimeStampedModel
+from common.timezones import get_zone, validate_timezone
+from events.utils.recurrence_validators import validate_recurrence_rule
+
+WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+#: Every field that shapes the schedule (a change shifts the occurrences).
+SCHEDULE_FIELDS = (
+    "frequency",
+    "interval",
+    "weekdays",
+    "monthly_type",
+    "day_of_month",
+    "nth_weekday",
+    "weekday",
+    "dtstart",
+    "until",
+    "count",
+    "timezone",
+)
+#: Bounds given to dateutil are widened by this much, then the UTC instants are filtered
+#: exactly: no zone is more than a day away from UTC.
+_LOCAL_MARGIN = timedelta(days=1)
+DateutilFrequency = Literal[0, 1, 2, 3, 4, 5, 6]
+_DATEUTIL_FREQUENCIES: dict[str, DateutilFrequency] = {
+    "daily": dateutil_rrule.DAILY,
+    "weekly": dateutil_rrule.WEEKLY,
+    "monthly": dateutil_rrule.MONTHLY,
+    "yearly": dateutil_rrule.YEARLY,
+}
+
+
+class RecurrenceRule(TimeStampedModel):
+    class Frequency(models.TextChoices):
+        DAILY = "daily"
+        WEEKLY = "weekly"
+        MONTHLY = "monthly"
+        YEARLY = "yearly"
+
+    class MonthlyType(models.TextChoices):
+        DAY_OF_MONTH = "day"
+        NTH_WEEKDAY = "weekday"
+
+    frequency = models.CharField(max_length=8, choices=Frequency.choices)
+    interval = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1)])
+    weekdays = models.JSONField(default=list, blank=True, help_text="0 = Monday … 6 = Sunday.")
+    monthly_type = models.CharField(
+        max_length=8, choices=MonthlyType.choices, null=True, blank=True
+    )
+    day_of_month = models.PositiveSmallIntegerField(null=True, blank=True)
+    nth_weekday = models.SmallIntegerField(null=True, blank=True, help_text="1..4, or -1 = last.")
+    weekday = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 = Monday.")
+    dtstart = models.DateTimeField()
+    until = models.DateTimeField(null=True, blank=True)
+    count = models.PositiveIntegerField(null=True, blank=True)
+    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    rrule_string = models.TextField(blank=True, editable=False)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(interval__gte=1), name="recurrence_interval_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(until__isnull=True) | models.Q(count__isnull=True),
+                name="recurrence_one_end",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.rrule_string or f"{self.frequency} from {self.dtstart}"
+
+    # -- persistence -------------------------------------------------------------------
+    def schedule(self) -> dict[str, Any]:
+        """The schedule fields as the validators see them."""
+        return {name: getattr(self, name) for name in SCHEDULE_FIELDS}
+
+    def clean(self) -> None:
+        validate_recurrence_rule(self.schedule())
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.weekdays = sorted(set(self.weekdays or []))
+        self.rrule_string = self.build_rrule_string()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "weekdays", "rrule_string"}
+        super().save(*args, **kwargs)
+
+    # -- expansion ---------------------------------------------------------------------
+    def to_rrule(self) -> dateutil_rrule.rrule:
+        """A dateutil rule over naive wall-clock datetimes in `self.timezone`."""
+        options: dict[str, Any] = {
+            "dtstart": self._local(self.dtstart),
+            "interval": self.interval,
+            **self._by_parts(),
+        }
+        if self.count is not None:
+            options["count"] = self.count
+        if self.until is not None:
+            options["until"] = self._local(self.until)
+        return dateutil_rrule.rrule(self._dateutil_frequency(), **options)
+
+    def get_occurrences(self, after: datetime, before: datetime) -> list[datetime]:
+        """The occurrences strictly between two aware bounds, as aware UTC datetimes."""
+        zone = get_zone(self.timezone)
+        local_after = self._local(after) - _LOCAL_MARGIN
+        local_before = self._local(before) + _LOCAL_MARGIN
+        instants = []
+        for local in self.to_rrule().between(local_after, local_before, inc=True):
+            instant = local.replace(tzinfo=zone).astimezone(UTC)
+            if after < instant < before and (self.until is None or instant <= self.until):
+                instants.append(instant)
+        return instants
+
+    def _local(self, moment: datetime) -> datetime:
+        return moment.astimezone(get_zone(self.timezone)).replace(tzinfo=None)
+
+    def _dateutil_frequency(self) -> DateutilFrequency:
+        return _DATEUTIL_FREQUENCIES[str(self.frequency)]
+
+    def _by_parts(self) -> dict[str, Any]:
+        """BYDAY / BYMONTHDAY; without them dateutil (like RFC 5545) follows DTSTART."""
+        if self.frequency in (self.Frequency.DAILY, self.Frequency.WEEKLY) and self.weekdays:
+            return {"byweekday": sorted(set(self.weekdays))}
+        if self.frequency != self.Frequency.MONTHLY:
+            return {}
+        if self.monthly_type == self.MonthlyType.DAY_OF_MONTH:
+            return {"bymonthday": self.day_of_month}
+        if (
+            self.monthly_type == self.MonthlyType.NTH_WEEKDAY
+            and self.weekday is not None
+            and self.nth_weekday is not None
+        ):
+            return {"byweekday": dateutil_rrule.weekdays[self.weekday](self.nth_weekday)}
+        return {}
+
+    # -- RFC 5545 text -----------------------------------------------------------------
+    def build_rrule_string(self) -> str:
+        local_start = self._local(self.dtstart)
+        dtstart = f"DTSTART;TZID={self.timezone}:{local_start:%Y%m%dT%H%M%S}"
+        return f"{dtstart}\nRRULE:{';'.join(self._rrule_parts())}"
+
+    def _rrule_parts(self) -> list[str]:
+        parts = [f"FREQ={str(self.frequency).upper()}"]
+        if self.interval != 1:
+            parts.append(f"INTERVAL={self.interval}")
+        if self.count is not None:
+            parts.append(f"COUNT={self.count}")
+        if self.until is not None:
+            parts.append(f"UNTIL={self.until.astimezone(UTC):%Y%m%dT%H%M%SZ}")
+        by = self._by_parts()
+        if "bymonthday" in by:
+            parts.append(f"BYMONTHDAY={by['bymonthday']}")
+        elif self.frequency == self.Frequency.MONTHLY and "byweekday" in by:
+            parts.append(f"BYDAY={self.nth_weekday}{WEEKDAY_CODES[self.weekday or 0]}")
+        elif "byweekday" in by:
+            parts.append(f"BYDAY={','.join(WEEKDAY_CODES[day] for day in by['byweekday'])}")
+        return parts

@@ -1,0 +1,145 @@
+"""The SERIES_EVENTS_GENERATED digest: one notification per person per generation batch.
+
+Materialising occurrences never sends `event_open` per occurrence; a batch with at least
+one new occurrence sends this one digest instead, after the generation transaction
+committed (`transaction.on_commit(..., robust=True)`): a failing digest is logged and
+never rolls back the occurrences, and a rolled-back batch sends nothing.
+
+The audience mirrors who would have heard of the opened events, gated by the template's
+visibility (seed 004), and narrower for drafts (seed-tables.md "Digest for drafts"):
+
+- drafts (no auto-publish), and staff_only / private / unlisted templates → the owner
+  and the staff;
+- members_only → also active and paused members;
+- public → also the followers of the organisation or of the series who want new events
+  (not archived); a non-public organisation keeps outsiders out, as for `event_open`.
+
+Blacklisted people never hear of it (owner and staff aside); deactivated accounts never.
+Each person's NotificationPreference (silence, type or channel off) is applied by the
+notifications app when it dispatches.
+"""
+
+import logging
+import uuid
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import Lower
+
+from accounts.models import User
+from events.models import (
+    Blacklist,
+    Event,
+    EventSeries,
+    EventSeriesFollow,
+    Organization,
+    OrganizationFollow,
+    OrganizationMember,
+    OrganizationStaff,
+)
+from events.service import notification_context
+from notifications.models import NotificationType
+from notifications.signals import notification_requested
+
+logger = logging.getLogger("encore.series")
+
+LIVE_MEMBER_STATUSES = (OrganizationMember.Status.ACTIVE, OrganizationMember.Status.PAUSED)
+#: Visibilities whose occurrences the digest announces beyond the owner and staff.
+MEMBER_VISIBILITIES = (Event.Visibility.MEMBERS_ONLY, Event.Visibility.PUBLIC)
+
+
+def notify_series_events_generated(series_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -> None:
+    """Send the digest once the surrounding transaction commits (at once outside one)."""
+    ids = list(event_ids)
+    if not ids:
+        return
+
+    def send() -> None:
+        try:
+            send_series_events_generated(series_id, ids)
+        except Exception:
+            logger.exception("series digest failed", extra={"series_id": str(series_id)})
+
+    transaction.on_commit(send, robust=True)
+
+
+def send_series_events_generated(series_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -> int:
+    """One digest to each person of the audience; returns how many were notified."""
+    series = (
+        EventSeries.objects.select_related("organization", "template_event")
+        .filter(pk=series_id)
+        .first()
+    )
+    events = list(Event.objects.filter(pk__in=event_ids).order_by("start", "pk"))
+    if series is None or series.template_event is None or not events:
+        return 0
+    published = any(event.status == Event.Status.OPEN for event in events)
+    audience = digest_audience(
+        series, visibility=series.template_event.visibility, published=published
+    )
+    context = notification_context.series_digest_context(series, events)
+    with transaction.atomic():
+        for user in audience:
+            notification_requested.send(
+                sender=EventSeries,
+                notification_type=NotificationType.SERIES_EVENTS_GENERATED,
+                user=user,
+                context=context,
+            )
+    logger.info(
+        "series digest requested",
+        extra={"series_id": str(series_id), "events": len(events), "recipients": len(audience)},
+    )
+    return len(audience)
+
+
+def digest_audience(series: EventSeries, *, visibility: str, published: bool) -> list[User]:
+    """Who gets the digest (module docstring), in one query; `series.organization` loaded."""
+    organization = series.organization
+    staff = Q(pk=organization.owner_id) | Q(
+        Exists(OrganizationStaff.objects.filter(organization=organization, user=OuterRef("pk")))
+    )
+    audience = staff
+    if published and visibility in MEMBER_VISIBILITIES:
+        outsiders = _members(organization)
+        if visibility == Event.Visibility.PUBLIC:
+            followers = _followers(series)
+            if organization.visibility != Organization.Visibility.PUBLIC:
+                followers &= _members(organization)
+            outsiders |= followers
+        audience = staff | (outsiders & ~Q(Exists(_blacklist_entries(organization))))
+    return list(User.objects.filter(is_active=True).filter(audience).order_by("pk"))
+
+
+def _members(organization: Organization) -> Q:
+    return Q(
+        Exists(
+            OrganizationMember.objects.filter(
+                organization=organization, user=OuterRef("pk"), status__in=LIVE_MEMBER_STATUSES
+            )
+        )
+    )
+
+
+def _followers(series: EventSeries) -> Q:
+    """Followers of the organisation or of this series who want new events."""
+    org_follow = OrganizationFollow.objects.filter(
+        organization_id=series.organization_id,
+        user=OuterRef("pk"),
+        is_archived=False,
+        notify_new_events=True,
+    )
+    series_follow = EventSeriesFollow.objects.filter(
+        event_series=series, user=OuterRef("pk"), is_archived=False, notify_new_events=True
+    )
+    return Q(Exists(org_follow)) | Q(Exists(series_follow))
+
+
+def _blacklist_entries(organization: Organization) -> QuerySet[Blacklist]:
+    """The organisation's entries matching the outer user by account or e-mail (any case)."""
+    return (
+        Blacklist.objects.filter(organization=organization)
+        .alias(email_ci=Lower("email"))
+        .filter(Q(user=OuterRef("pk")) | Q(email_ci=Lower(OuterRef("email"))))
+    )
