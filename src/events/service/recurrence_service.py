@@ -798,3 +798,37 @@ def _template_of(series: EventSeries) -> Event:
     if series.template_event is None:
         raise NotARecurringSeries()
     return series.template_event
+
+
+# -- deleting ------------------------------------------------------------------------------
+def delete_series(series: EventSeries) -> list[uuid.UUID]:
+    """DELETE of a recurring series: pause it and cancel its future occurrences.
+
+    Rows stay (tickets, payments and history hang off them); a paused series creates
+    nothing more. Under the series lock, then each Event in pk order. Returns the ids of
+    the occurrences cancelled now.
+    """
+    with transaction.atomic():
+        locked = lock_series(series.pk)
+        if locked.is_active:
+            locked.is_active = False
+            locked.save(update_fields=["is_active", "updated_at"])
+        future = (
+            Event.objects.filter(event_series=locked, is_template=False, start__gte=timezone.now())
+            .exclude(status=Event.Status.CANCELLED)
+            .order_by("pk")
+        )
+        cancelled = [
+            event_service.change_status(event, Event.Status.CANCELLED).pk for event in future
+        ]
+    series.is_active = False
+    logger.info(
+        "series deleted (paused, future cancelled)",
+        extra={"series_id": str(series.pk), "events": len(cancelled)},
+    )
+    return cancelled
+
+
+def template_of(series: EventSeries) -> Event:
+    """The series' template; 409 `not_a_recurring_series` when it has none."""
+    return _template_of(series)
