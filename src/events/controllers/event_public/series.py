@@ -1,0 +1,64 @@
+"""Public series routes: the series with its visible occurrences, and its calendar feed.
+
+Without a token the public's view applies; with one, the caller's (staff see drafts,
+members their members-only occurrences). A template is never an occurrence and is
+never shown. (Following a series lives in `organization/organizations.py`.)
+"""
+
+import uuid
+
+from django.http import HttpResponse
+from ninja_extra import api_controller, route
+
+from accounts.controllers.base import CallerController
+from common.api import ErrorSchema, optional_jwt_auth
+from events.models import EventSeries
+from events.schema.series import PublicSeriesSchema
+from events.selectors.event_calendar import events_calendar
+from events.selectors.series import visible_occurrences, visible_series, visible_series_by_slug
+
+NOT_FOUND = {404: ErrorSchema}
+
+
+class _SeriesReader(CallerController):
+    def _public(self, series: EventSeries) -> dict[str, object]:
+        rule = series.recurrence_rule
+        return {
+            "id": series.pk,
+            "name": series.name,
+            "slug": series.slug,
+            "description": series.description,
+            "organization_slug": series.organization.slug,
+            "is_active": series.is_active,
+            "rrule_string": rule.rrule_string if rule is not None else None,
+            "occurrences": list(visible_occurrences(self._viewer(), series)),
+        }
+
+
+@api_controller("/event-series", auth=optional_jwt_auth(), tags=["event series"])
+class PublicSeriesController(_SeriesReader):
+    @route.get("/{series_id}", response={200: PublicSeriesSchema, **NOT_FOUND})
+    def get_series(self, series_id: uuid.UUID) -> dict[str, object]:
+        return self._public(visible_series(self._viewer(), series_id))
+
+    @route.get("/{series_id}/calendar.ics", response=NOT_FOUND)
+    def series_calendar(self, series_id: uuid.UUID) -> HttpResponse:
+        """Every visible occurrence, cancelled ones as STATUS:CANCELLED; UID `<id>@encore`."""
+        series = visible_series(self._viewer(), series_id)
+        occurrences = visible_occurrences(self._viewer(), series)
+        response = HttpResponse(
+            events_calendar(occurrences, name=series.name),
+            content_type="text/calendar; charset=utf-8",
+        )
+        response["Content-Disposition"] = f'attachment; filename="{series.slug}.ics"'
+        return response
+
+
+@api_controller("/events", auth=optional_jwt_auth(), tags=["event series"])
+class PublicSeriesBySlugController(_SeriesReader):
+    @route.get("/{org_slug}/series/{series_slug}", response={200: PublicSeriesSchema, **NOT_FOUND})
+    def get_series_by_slug(self, org_slug: str, series_slug: str) -> dict[str, object]:
+        return self._public(visible_series_by_slug(self._viewer(), org_slug, series_slug))
+
+
+CONTROLLERS = [PublicSeriesController, PublicSeriesBySlugController]
