@@ -67,7 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = [run_scenario(REGISTRY[i], runs=args.runs) for i in wanted]
     print(format_table(results))
-    print(f"\n{args.runs} timed runs after 1 warm-up; database {url.rsplit('/', 1)[-1]}")
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(
+        f"\n{args.runs} timed runs after 1 warm-up; database {url.rsplit('/', 1)[-1]}; "
+        f"load average {load} on {os.cpu_count()} CPUs (other work on the machine inflates times)"
+    )
     return 1 if any(r.problem for r in results) else 0
 
 
