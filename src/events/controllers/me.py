@@ -1,11 +1,11 @@
 """The caller's own lists: GET /me/tickets, /me/rsvps, /me/waitlist (order: events.selectors.me)."""
 
 from django.db.models import QuerySet
-from ninja_extra import ControllerBase, api_controller, route
+from ninja_extra import api_controller, route
 from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from ninja_jwt.authentication import JWTAuth
 
-from accounts.models import User
+from accounts.controllers.base import CallerController
 from common.api import Pagination
 from events.models import EventRSVP, EventWaitList, Ticket
 from events.schema.me import MyRSVPSchema, MyTicketSchema, MyWaitlistEntrySchema
@@ -13,7 +13,7 @@ from events.selectors import me as me_selectors
 
 
 @api_controller("/me", auth=JWTAuth(), tags=["me"])
-class MyListsController(ControllerBase):
+class MyListsController(CallerController):
     @route.get("/tickets", response=PaginatedResponseSchema[MyTicketSchema])
     @paginate(Pagination)
     def my_tickets(self) -> QuerySet[Ticket]:
@@ -28,11 +28,6 @@ class MyListsController(ControllerBase):
     @paginate(Pagination)
     def my_waitlist(self) -> QuerySet[EventWaitList]:
         return me_selectors.my_waitlist(self._caller())
-
-    def _caller(self) -> User:
-        user = self.context.request.auth if self.context and self.context.request else None  # type: ignore[union-attr]
-        assert isinstance(user, User)
-        return user
 
 
 CONTROLLERS = [MyListsController]
