@@ -82,7 +82,6 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     Event.Status.CANCELLED: frozenset({Event.Status.DRAFT, Event.Status.OPEN}),
 }
 #: Waitlist settings whose change may allow a batch at once (seed-tables.md trigger sites).
-BATCH_SETTINGS = ("waitlist_time_window", "waitlist_batch_size", "waitlist_cutoff_date")
 #: Changes that attendees hear about (`event_updated`).
 NOTIFIED_FIELDS = ("start", "end", "venue_id")
 SLUG_BASE_MAX = 190  # leaves room for "-YYYY-MM-DD-xxxxxx" in the 220-character column
@@ -228,13 +227,11 @@ def _after_update(
     event: Event, changed: list[str], *, old_capacity: int, was_waitlist_open: bool
 ) -> None:
     """Trigger sites of seed-tables.md: new seats, or waitlist settings that may allow a
-    batch now (queue reopened; window, batch size or cutoff changed) → one processing pass."""
-    reopened = event.waitlist_open and not was_waitlist_open
-    if (
-        _capacity_grew(old_capacity, event.effective_capacity)
-        or reopened
-        or any(name in changed for name in BATCH_SETTINGS)
-    ):
+    batch now (the settings PATCH's own rule) → one processing pass."""
+    settings_allow_batch = waitlist_settings_service.may_allow_a_batch(
+        event, was_open=was_waitlist_open, changed=changed
+    )
+    if _capacity_grew(old_capacity, event.effective_capacity) or settings_allow_batch:
         waitlist_service.enqueue_waitlist_processing(event.pk)
     if was_waitlist_open and not event.waitlist_open:
         _revoke_pending_offers_on_waitlist_close(event)

@@ -25,6 +25,7 @@ from events.service import waitlist_service
 from events.tests.event_admin_support import dispatched, snapshot
 from events.tests.factories import fill_with_rsvps, make_event, make_org
 from events.tests.threaded_eager import eager_join_flag_cleared_after_race
+from events.tests.waitlist_builders import OFFER_FIELDS
 from notifications.models import Notification, NotificationType
 
 __all__ = ["dispatched", "eager_join_flag_cleared_after_race"]
@@ -33,19 +34,6 @@ Status = WaitlistOffer.WaitlistOfferStatus
 Reason = WaitlistOffer.RevokedReason
 WINDOW = timedelta(hours=2)
 SPOT = NotificationType.WAITLIST_SPOT_AVAILABLE
-OFFER_FIELDS = {
-    "id",
-    "event_id",
-    "user",
-    "status",
-    "expires_at",
-    "claimed_at",
-    "notified_at",
-    "batch_id",
-    "is_cutoff_batch",
-    "created_at",
-    "revoked_reason",
-}
 
 
 def _url(event: Event, suffix: str = "") -> str:

@@ -28,6 +28,24 @@ Reason = WaitlistOffer.RevokedReason
 
 
 # -- events ----------------------------------------------------------------------------------
+#: Every field of the API's offer schema (api.md "Offer schema", plus `revoked_reason`).
+OFFER_FIELDS = frozenset(
+    {
+        "id",
+        "event_id",
+        "user",
+        "status",
+        "expires_at",
+        "claimed_at",
+        "notified_at",
+        "batch_id",
+        "is_cutoff_batch",
+        "created_at",
+        "revoked_reason",
+    }
+)
+
+
 def active_event(capacity: int = 10, attendees: int = 0, **fields: Any) -> Event:
     """An open RSVP event with the active waitlist on (2-hour window, open mode unless
     `waitlist_batch_size` is given), `attendees` YES RSVPs already seated."""
