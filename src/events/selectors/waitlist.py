@@ -14,7 +14,9 @@ from datetime import UTC, datetime
 from django.db.models import (
     Case,
     Count,
+    DateTimeField,
     Exists,
+    Expression,
     F,
     IntegerField,
     Min,
@@ -23,11 +25,13 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    UUIDField,
     Value,
     When,
 )
 from django.db.models.functions import Coalesce
 
+from common.compiled_query import CompiledQuery, Param
 from events.models import EventWaitList, WaitlistOffer
 from events.models.waitlist import ROTATED
 
@@ -36,15 +40,27 @@ REVOKED = WaitlistOffer.WaitlistOfferStatus.REVOKED
 #: Stands in for "never expired" when comparing rotation keys: earlier than any real expiry.
 NEVER_ROTATED = datetime(1970, 1, 1, tzinfo=UTC)
 
+#: An event id or a moment, or a `Param` standing for one in a compiled statement.
+EventId = uuid.UUID | Expression
+Moment = datetime | Expression
 
-def live_offers(now: datetime) -> QuerySet[WaitlistOffer]:
+
+def event_id_param() -> Param:
+    return Param("event_id", UUIDField())
+
+
+def now_param() -> Param:
+    return Param("now", DateTimeField())
+
+
+def live_offers(now: Moment) -> QuerySet[WaitlistOffer]:
     """Offers that hold a seat or a claim right now: PENDING and not yet past `expires_at`."""
     return WaitlistOffer.objects.filter(status=PENDING, expires_at__gt=now)
 
 
-def held_offers(event_id: uuid.UUID, now: datetime) -> QuerySet[WaitlistOffer]:
+def held_offers(event_id: EventId, now: Moment) -> QuerySet[WaitlistOffer]:
     """Live offers that reserve a seat: cutoff offers never do (seed 000)."""
-    return live_offers(now).filter(event_id=event_id, is_cutoff_batch=False)
+    return live_offers(now).filter(Q(event_id=event_id), is_cutoff_batch=False)
 
 
 def selection_order() -> list[OrderBy | str]:
@@ -56,12 +72,12 @@ def selection_order() -> list[OrderBy | str]:
     return [ROTATED.asc(), "last_offer_expired_at", "created_at", "id"]
 
 
-def selectable_entries(event_id: uuid.UUID) -> QuerySet[EventWaitList]:
+def selectable_entries(event_id: EventId) -> QuerySet[EventWaitList]:
     """Queue members who may receive a new offer, in selection order."""
-    mine = WaitlistOffer.objects.filter(event_id=event_id, user_id=OuterRef("user_id"))
+    mine = WaitlistOffer.objects.filter(Q(event_id=event_id), user_id=OuterRef("user_id"))
     blocked = mine.filter(Q(status=PENDING) | Q(_soft_skipping()))
     return (
-        EventWaitList.objects.filter(event_id=event_id)
+        EventWaitList.objects.filter(Q(event_id=event_id))
         .exclude(Exists(blocked))
         .order_by(*selection_order())
     )
@@ -85,40 +101,22 @@ def _soft_skipping() -> Q:
     )
 
 
-def held_count(event_id: uuid.UUID, now: datetime) -> Coalesce:
-    """The event's held seats as an expression, for a statement that reads something else."""
-    counted = (
-        held_offers(event_id, now).order_by().values("event_id").annotate(n=Count("pk")).values("n")
+_HELD_SEATS = CompiledQuery(
+    lambda: (
+        held_offers(event_id_param(), now_param())
+        .order_by()
+        .values("event_id")
+        .annotate(n=Count("pk"))
+        .values("n")
     )
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+)
 
 
-@dataclass(frozen=True)
-class QueueHead:
-    user_ids: list[uuid.UUID]
-    #: Seats held by live non-cutoff offers, read in the same statement as the head.
-    held: int
-
-
-def queue_head(event_id: uuid.UUID, size: int, now: datetime) -> QueueHead:
-    """The first `size` selectable members, and the seats held, in one statement.
-
-    A processing pass needs both under the Event lock: reading them together saves a
-    round trip per pass. Only an empty selection needs a second query for the count.
-    """
-    rows = list(
-        selectable_entries(event_id)
-        .annotate(held=held_count(event_id, now))
-        .values_list("user_id", "held")[:size]
-    )
-    if not rows:
-        return QueueHead([], held_offers(event_id, now).count())
-    return QueueHead([user_id for user_id, _ in rows], rows[0][1])
-
-
-def take_in_selection_order(queue: QuerySet[EventWaitList], size: int | None) -> list[uuid.UUID]:
-    """User ids of the first `size` members (all when None), in selection order."""
-    return list(queue.order_by(*selection_order()).values_list("user_id", flat=True)[:size])
+def held_seat_count(event_id: uuid.UUID, now: datetime) -> int:
+    """Seats held by live non-cutoff offers, by a statement compiled once (every
+    processing pass asks, under the Event lock: quality.md a1)."""
+    rows = _HELD_SEATS.rows(event_id=event_id, now=now)
+    return int(rows[0]["n"]) if rows else 0
 
 
 def lottery_order() -> list[OrderBy | str]:
@@ -131,14 +129,14 @@ def _rotation_key(field: str | OuterRef) -> Coalesce:
     return Coalesce(source, Value(NEVER_ROTATED))
 
 
-def _holds_live_offer(now: datetime) -> Exists:
+def _holds_live_offer(now: Moment) -> Exists:
     """For EventWaitList rows of the query it is used in: does that member hold a live offer?"""
     return Exists(
         live_offers(now).filter(event_id=OuterRef("event_id"), user_id=OuterRef("user_id"))
     )
 
 
-def position_expression(now: datetime) -> Case:
+def position_expression(now: Moment) -> Case:
     """Annotation for EventWaitList rows: their `waitlist_position` (None with a live offer)."""
     my_key = _rotation_key(OuterRef("last_offer_expired_at"))
     ahead = (

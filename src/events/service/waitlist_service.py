@@ -27,6 +27,7 @@ from common.errors import InvalidInput, NotFound
 from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
+from events.service import offer_batches
 from events.service.event_manager.enums import CAPACITY_REASON_CODES
 from events.service.event_manager.service import EligibilityService
 from events.service.locks import lock_event
@@ -111,8 +112,9 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
 
     Serialised per event by the Event row lock, so concurrent passes create one batch:
     everything is read after the lock, by statements that see what earlier passes
-    committed. A FIFO pass costs the lock, one read and one insert, whatever the length
-    of the queue (quality.md a1).
+    committed. Any pass costs the lock, one count of the held seats and one
+    INSERT ... SELECT that picks the members, whatever the length of the queue
+    (quality.md a1, a2).
     """
     try:
         event = lock_event(event_id)
@@ -124,10 +126,18 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     room = event.effective_capacity - event.attendee_count  # reservations not yet netted
     if room <= 0:
         return WaitlistProcessingResult("no_spots")
-    past_cutoff = event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date
-    if past_cutoff or event.waitlist_lottery_mode:
-        return _counted_pass(event, room, now, past_cutoff=past_cutoff)
-    return _fifo_pass(event, room, now)
+    available = room - waitlist_selectors.held_seat_count(event.pk, now)
+    if available <= 0:
+        return WaitlistProcessingResult("no_spots")
+    if event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date:
+        return _create_cutoff_batch(event, now)
+    return _create_batch(
+        event,
+        "lottery" if event.waitlist_lottery_mode else "fifo",
+        size=_batch_size(event, available),
+        expires_at=offer_deadline(event, now),
+        now=now,
+    )
 
 
 def _batch_size(event: Event, available: int) -> int:
@@ -136,70 +146,35 @@ def _batch_size(event: Event, available: int) -> int:
     return available if size == 0 else min(size, available)
 
 
-def _fifo_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
-    """The head of the queue and the held seats come in one read; the head is then cut
-    to the seats actually free (held seats can only lower the count)."""
-    head = waitlist_selectors.queue_head(event.pk, _batch_size(event, room), now)
-    available = room - head.held
-    if available <= 0:
-        return WaitlistProcessingResult("no_spots")
-    users = head.user_ids[: _batch_size(event, available)]
-    return _create_batch(event, users, offer_deadline(event, now), cutoff=False)
-
-
-def _counted_pass(
-    event: Event, room: int, now: datetime, *, past_cutoff: bool
-) -> WaitlistProcessingResult:
-    """Lottery and cutoff passes count the held seats first: no draw when none is free."""
-    available = room - waitlist_selectors.held_offers(event.pk, now).count()
-    if available <= 0:
-        return WaitlistProcessingResult("no_spots")
-    if past_cutoff:
-        return _create_cutoff_batch(event, now)
-    drawn = waitlist_selectors.selectable_entries(event.pk).order_by(
-        *waitlist_selectors.lottery_order()
-    )
-    users = list(drawn.values_list("user_id", flat=True)[: _batch_size(event, available)])
-    return _create_batch(event, users, offer_deadline(event, now), cutoff=False)
-
-
 def _create_cutoff_batch(event: Event, now: datetime) -> WaitlistProcessingResult:
     """One all-hands batch after the cutoff, expiring at the start; it reserves nothing."""
     if WaitlistOffer.objects.filter(event=event, is_cutoff_batch=True).exists():
         return WaitlistProcessingResult("cutoff_already_processed")
-    users = waitlist_selectors.take_in_selection_order(
-        waitlist_selectors.selectable_entries(event.pk), None
-    )
-    return _create_batch(event, users, event.start, cutoff=True)
+    return _create_batch(event, "cutoff", size=None, expires_at=event.start, now=now)
 
 
 def _create_batch(
-    event: Event, user_ids: list[uuid.UUID], expires_at: datetime, *, cutoff: bool
+    event: Event, draw: offer_batches.Draw, *, size: int | None, expires_at: datetime, now: datetime
 ) -> WaitlistProcessingResult:
-    if not user_ids:
-        return WaitlistProcessingResult("no_eligible_users")
+    """Offers for the first `size` selectable members in the draw's order, in one statement."""
     batch_id = uuid.uuid4()
-    offers = WaitlistOffer.objects.bulk_create(
-        WaitlistOffer(
-            event=event,
-            user_id=user_id,
-            expires_at=expires_at,
-            batch_id=batch_id,
-            is_cutoff_batch=cutoff,
-        )
-        for user_id in user_ids
+    offer_ids = offer_batches.insert_offer_batch(
+        event.pk, draw, size=size, batch_id=batch_id, expires_at=expires_at, now=now
     )
-    _notify_offers_on_commit([offer.pk for offer in offers])
+    if not offer_ids:
+        return WaitlistProcessingResult("no_eligible_users")
+    cutoff = draw == "cutoff"
+    _notify_offers_on_commit(offer_ids)
     logger.info(
         "waitlist batch created",
         extra={
             "event_id": str(event.pk),
             "batch_id": str(batch_id),
-            "offers": len(offers),
+            "offers": len(offer_ids),
             "cutoff": cutoff,
         },
     )
-    return WaitlistProcessingResult("ok", len(offers), batch_id, cutoff)
+    return WaitlistProcessingResult("ok", len(offer_ids), batch_id, cutoff)
 
 
 def _notify_offers_on_commit(offer_ids: list[uuid.UUID]) -> None:

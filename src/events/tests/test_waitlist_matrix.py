@@ -7,6 +7,7 @@ GET /events/{id}/my-status.
 """
 
 import re
+import uuid
 from datetime import datetime, timedelta
 
 import pytest
@@ -179,6 +180,24 @@ class TestBatchedFifo:
         assert {offer.expires_at for offer in batch} == {T0 + WINDOW}
         assert len({offer.batch_id for offer in batch}) == 1
         assert not any(offer.is_cutoff_batch for offer in batch)
+
+    def test_each_offer_of_a_batch_is_a_fresh_pending_row_of_its_own(self):
+        """The database writes the batch (INSERT ... SELECT): every column as a new offer's."""
+        event = active_event(10, attendees=5, waitlist_batch_size=5)
+        queue_in_order(event, 5)
+
+        result = waitlist_service.process_waitlist_for_event(event.pk)
+
+        batch = offers_of(event)
+        assert len(batch) == result.offers_created == 5
+        keys = [offer.pk for offer in batch]
+        assert len(set(keys)) == 5
+        assert all(key.version == 4 and key.variant == uuid.RFC_4122 for key in keys)
+        assert {offer.batch_id for offer in batch} == {result.batch_id}
+        assert {(o.status, o.revoked_reason, o.notified_at, o.claimed_at) for o in batch} == {
+            (Status.PENDING, "", None, None)
+        }
+        assert {(o.created_at, o.updated_at) for o in batch} == {(T0, T0)}
 
     def test_a_batch_is_capped_at_the_seats_available(
         self, api, passes, django_capture_on_commit_callbacks

@@ -1,9 +1,11 @@
 """Everything the gates need about one (user, event) pair, loaded up front.
 
 `load_context` answers every per-user question with one annotated query on the Event
-row (staff? blacklisted? invited? member? RSVP? tickets? queue position? seats held by
-others' offers, the next expiry, the user's own offer?) plus one for the tiers of
-ticketed events, so the gates themselves never touch the database.
+row (owner or staff? blacklisted? invited? member? RSVP? tickets? queue position? seats
+held by others' offers, the next expiry, the user's own offer?) plus one for the tiers
+of ticketed events, so the gates themselves never touch the database. That query nests
+a dozen subqueries and every eligibility answer needs it, so it is compiled once per
+process (`CompiledQuery`, ADR 0006) and run with the event, the user and the moment.
 """
 
 import uuid
@@ -11,9 +13,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    CharField,
+    Count,
+    Exists,
+    Expression,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    UUIDField,
+    Value,
+)
+from django.db.models.functions import Coalesce, Upper
+from django.db.models.lookups import Exact
 
+from common.compiled_query import CompiledQuery, Param
 from events.models import (
     Blacklist,
     Event,
@@ -80,7 +97,7 @@ class EligibilityContext:
         )
 
 
-def _offer_annotations(now: datetime, user_id: uuid.UUID | None) -> dict[str, Any]:
+def _offer_annotations(now: Expression, user_id: Expression | None) -> dict[str, Any]:
     """Held seats (others'), the next expiry, and the user's own live offer, as annotations."""
     held = waitlist_selectors.held_offers(OuterRef("pk"), now)  # type: ignore[arg-type]
     if user_id is not None:
@@ -103,17 +120,19 @@ def _offer_annotations(now: datetime, user_id: uuid.UUID | None) -> dict[str, An
     return annotations
 
 
-def _user_annotations(user_id: uuid.UUID, email: str, now: datetime) -> dict[str, Any]:
+def _user_annotations(user_id: Expression, email: Expression, now: Expression) -> dict[str, Any]:
     event_ref = OuterRef("pk")
     org_ref = OuterRef("organization_id")
     my_entry = EventWaitList.objects.filter(event=event_ref, user_id=user_id)
     return {
+        "ctx_owner": F("organization__owner_id"),
         "ctx_is_staff": Exists(
             OrganizationStaff.objects.filter(organization=org_ref, user_id=user_id)
         ),
         "ctx_blacklisted": Exists(
             Blacklist.objects.filter(organization=org_ref).filter(
-                Q(user_id=user_id) | Q(email__iexact=email)
+                # email__iexact, spelled so a Param can stand for the address
+                Q(user_id=user_id) | Q(Exact(Upper("email"), Upper(email)))
             )
         ),
         "ctx_invitation": Subquery(
@@ -161,11 +180,28 @@ def _offer_state(row: dict[str, Any]) -> OfferState:
     )
 
 
-def _anonymous_offer_state(events: QuerySet[Event], now: datetime) -> OfferState:
-    """Seats held on a capped event, for a visitor (an unlimited event holds none)."""
-    annotations = _offer_annotations(now, None)
-    row = events.annotate(**annotations).values(*annotations).get()
-    return _offer_state(row)
+def _visitor_query() -> QuerySet[Event, Any]:
+    return Event.objects.filter(pk=waitlist_selectors.event_id_param()).values(
+        **_offer_annotations(waitlist_selectors.now_param(), None)
+    )
+
+
+def _user_query() -> QuerySet[Event, Any]:
+    annotations = _user_annotations(
+        Param("user_id", UUIDField()), Param("email", CharField()), waitlist_selectors.now_param()
+    )
+    return Event.objects.filter(pk=waitlist_selectors.event_id_param()).values(**annotations)
+
+
+_VISITOR_CONTEXT = CompiledQuery(_visitor_query)
+_USER_CONTEXT = CompiledQuery(_user_query)
+
+
+def _event_row(query: CompiledQuery, event: Event, **values: Any) -> dict[str, Any]:
+    rows = query.rows(event_id=event.pk, **values)
+    if not rows:
+        raise Event.DoesNotExist(f"event {event.pk} no longer exists")
+    return rows[0]
 
 
 def load_context(user: object, event: Event, now: datetime) -> EligibilityContext:
@@ -176,26 +212,24 @@ def load_context(user: object, event: Event, now: datetime) -> EligibilityContex
         else ()
     )
     capacity = event.effective_capacity  # loads the venue here if the caller did not
-    events = Event.objects.filter(pk=event.pk)
     if not is_authenticated(user):
+        offers = _offer_state(_event_row(_VISITOR_CONTEXT, event, now=now)) if capacity else None
         return EligibilityContext(
             event=event,
             user_id=None,
             now=now,
             effective_capacity=capacity,
-            offers=_anonymous_offer_state(events, now) if capacity else OfferState(),
+            offers=offers or OfferState(),
             tiers=tiers,
         )
     user_id: uuid.UUID = user.pk  # type: ignore[attr-defined]
-    annotations = _user_annotations(user_id, user.email, now)  # type: ignore[attr-defined]
-    row = events.annotate(**annotations).values(*annotations).get()
-    privileged = event.organization.owner_id == user_id or bool(row["ctx_is_staff"])
+    row = _event_row(_USER_CONTEXT, event, user_id=user_id, email=user.email, now=now)  # type: ignore[attr-defined]
     return EligibilityContext(
         event=event,
         user_id=user_id,
         now=now,
         effective_capacity=capacity,
-        is_privileged=privileged,
+        is_privileged=row["ctx_owner"] == user_id or bool(row["ctx_is_staff"]),
         is_blacklisted=bool(row["ctx_blacklisted"]),
         has_invitation=row["ctx_invitation"] is not None,
         invitation_overrides_capacity=bool(row["ctx_invitation"]),

@@ -1,0 +1,193 @@
+"""Statements described with the ORM, compiled to SQL once per process, run with fresh values.
+
+Why: a few hot paths (the eligibility context, the waitlist's processing pass) read
+through querysets that nest a dozen correlated subqueries. Django rebuilds and
+recompiles such a queryset on every call, and that costs several times what the
+database spends answering it (quality.md rows a1 and d1). A `CompiledQuery` keeps the
+ORM as the one description of the statement (the same selectors, the same expressions,
+the same tests) but compiles it once per database alias; between executions only its
+`Param` slots change. See ADR 0006.
+
+What may change between executions is only what a `Param` stands for: the statement's
+shape (which annotations, which ordering) is fixed when it is first compiled, so a
+variant shape is a second `CompiledQuery`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Expression, Field, Model, QuerySet
+from django.db.models.sql.compiler import SQLCompiler
+
+
+class Param(Expression):
+    """A named value supplied at each execution; `output_field` prepares it for the database.
+
+    Usable wherever the ORM takes an expression: `filter(user_id=Param("user_id",
+    UUIDField()))`, `Exact(Upper("email"), Upper(Param(...)))`, an annotation. A lookup
+    that rewrites its right-hand value in Python (`iexact` on SQLite escapes it for
+    LIKE) cannot take one: spell it with database functions instead.
+    """
+
+    def __init__(self, name: str, output_field: Field[Any, Any]) -> None:
+        super().__init__(output_field=output_field)
+        self.name = name
+
+    def as_sql(self, compiler: SQLCompiler, connection: BaseDatabaseWrapper) -> tuple[str, list]:
+        return "%s", [_Slot(self.name, self.output_field)]
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """Where a Param's value goes in the compiled parameter list."""
+
+    name: str
+    field: Field[Any, Any]
+
+    def __str__(self) -> str:
+        """A lookup that rewrites its value as text (`iexact` on SQLite escapes it for
+        LIKE) would otherwise send this placeholder's text as the value, silently."""
+        raise TypeError(f"Param {self.name!r} used where the ORM rewrites values in Python")
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    #: Constants baked in at compile time, and `_Slot`s filled at each execution.
+    params: tuple[Any, ...]
+    columns: tuple[str, ...]
+    #: The selected expressions, for the backend's and the fields' result converters.
+    select: tuple[Any, ...]
+
+    def bind(self, connection: BaseDatabaseWrapper, values: Mapping[str, Any]) -> list[Any]:
+        missing = {p.name for p in self.params if isinstance(p, _Slot)} - set(values)
+        if missing:
+            raise TypeError(f"missing values for {sorted(missing)}")
+        return [
+            p.field.get_db_prep_value(values[p.name], connection) if isinstance(p, _Slot) else p
+            for p in self.params
+        ]
+
+
+class CompiledQuery:
+    """A `values()` queryset built by `build` on first use, kept as SQL per database alias.
+
+    With `limit=True` the statement ends in `LIMIT %s` and each execution passes `limit=`;
+    the ORM would otherwise bake the slice into the SQL.
+    """
+
+    def __init__(self, build: Callable[[], QuerySet[Any, Any]], *, limit: bool = False) -> None:
+        self._build = build
+        self._limit = limit
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def compiled(self, using: str = DEFAULT_DB_ALIAS) -> _Compiled:
+        found = self._compiled.get(using)
+        if found is None:
+            with self._lock:
+                found = self._compiled.get(using) or self._compile(using)
+                self._compiled[using] = found
+        return found
+
+    def _compile(self, using: str) -> _Compiled:
+        queryset = self._build()
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        select = compiler.select[: compiler.col_count]
+        columns = tuple(alias for _, _, alias in select)
+        if None in columns:
+            raise ValueError("every selected column needs a name: build a values() queryset")
+        if self._limit:
+            sql, params = f"{sql} LIMIT %s", (*params, _Slot("limit", _LIMIT_FIELD))
+        return _Compiled(sql, tuple(params), columns, tuple(expr for expr, _, _ in select))
+
+    def bound(self, using: str, values: Mapping[str, Any]) -> tuple[_Compiled, list[Any]]:
+        """The compiled statement and its parameters for these values (names it does not
+        use are ignored), for running it or composing it into a larger statement."""
+        compiled = self.compiled(using)
+        return compiled, compiled.bind(connections[using], values)
+
+    def rows(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[dict[str, Any]]:
+        """Execute with these values; each row a dict by column name, values converted
+        as the ORM would (UUIDs, datetimes and booleans on SQLite included)."""
+        compiled, params = self.bound(using, values)
+        connection = connections[using]
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            raw = cursor.fetchall()
+        converters = _converters(compiled.select, connection)
+        return [_as_dict(row, compiled, converters, connection) for row in raw]
+
+
+_LIMIT_FIELD: Field[Any, Any] = Field()
+
+
+def _converters(select: Sequence[Any], connection: BaseDatabaseWrapper) -> list[list[Callable]]:
+    return [
+        connection.ops.get_db_converters(expr) + expr.get_db_converters(connection)
+        for expr in select
+    ]
+
+
+def _as_dict(
+    row: Sequence[Any],
+    compiled: _Compiled,
+    converters: list[list[Callable]],
+    connection: BaseDatabaseWrapper,
+) -> dict[str, Any]:
+    values = list(row)
+    for position, convs in enumerate(converters):
+        for convert in convs:
+            values[position] = convert(values[position], compiled.select[position], connection)
+    return dict(zip(compiled.columns, values, strict=True))
+
+
+class CompiledInsert:
+    """`INSERT INTO <model> (...) SELECT ...`: rows made by the database from a query.
+
+    `build` returns a `values()` queryset; `into` maps each of its column names to the
+    model field it fills (the names differ when the query runs over another model,
+    whose own field names an annotation may not reuse). Returns the new rows' primary
+    keys. Used where the rows to write are themselves the answer of a query (a batch
+    of offers is the head of the queue), so they never travel to Python and back.
+    """
+
+    def __init__(
+        self,
+        model: type[Model],
+        build: Callable[[], QuerySet[Any, Any]],
+        *,
+        into: Mapping[str, str],
+        limit: bool = False,
+    ) -> None:
+        self._model = model
+        self._into = dict(into)
+        self._select = CompiledQuery(build, limit=limit)
+
+    def execute(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[Any]:
+        connection = connections[using]
+        compiled, params = self._select.bound(using, values)
+        meta = self._model._meta
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(self._column(self._into[name])) for name in compiled.columns)
+        pk = meta.pk
+        assert pk is not None
+        sql = (
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) {compiled.sql} "
+            f"RETURNING {quote(pk.column)}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [pk.to_python(row[0]) for row in cursor.fetchall()]
+
+    def _column(self, field_name: str) -> str:
+        field = self._model._meta.get_field(field_name)
+        assert isinstance(field, Field) and field.column, f"{field_name} is no column"
+        return field.column
