@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from accounts.models import User
-from common.timezones import get_zone
 from events.models import Event, EventWaitList, Ticket, WaitlistOffer
 from events.service.event_manager.context import EligibilityContext
 from events.service.event_manager.service import EligibilityService
@@ -80,7 +79,7 @@ def my_event_status(user: User, event: Event) -> MyEventStatus:
         .first()
     )
     return MyEventStatus(
-        eligibility=_for_the_user(service.check_eligibility(), ctx, user),
+        eligibility=_for_the_page(service.check_eligibility(), ctx),
         rsvp=RSVPState(ctx.rsvp_status) if ctx.rsvp_status else None,
         tickets=tickets,
         # The context's position is already null while the caller holds a live offer.
@@ -89,24 +88,15 @@ def my_event_status(user: User, event: Event) -> MyEventStatus:
     )
 
 
-def _for_the_user(
-    eligibility: EventUserEligibility, ctx: EligibilityContext, user: User
+def _for_the_page(
+    eligibility: EventUserEligibility, ctx: EligibilityContext
 ) -> EventUserEligibility:
-    """The gate's answer as this page shows it.
-
-    `next_batch_at` in the caller's timezone (seed-tables: "in the user's timezone"), and
-    `active_offer_expires_at` whenever the caller holds a live offer, refused or not: the
-    gate sets it only on `allowed=True`, but a cutoff offer on a full event is still an
-    offer the page counts down.
+    """The gate's answer as this page shows it: `active_offer_expires_at` whenever the
+    caller holds a live offer, refused or not. The gate sets it only on `allowed=True`,
+    but a cutoff offer on a full event is still an offer the page counts down.
+    (`next_batch_at` is already in the caller's timezone: the service answers so.)
     """
-    next_batch_at = eligibility.next_batch_at
-    if next_batch_at is not None:
-        next_batch_at = next_batch_at.astimezone(get_zone(user.timezone))
-    return replace(
-        eligibility,
-        next_batch_at=next_batch_at,
-        active_offer_expires_at=ctx.offers.own_offer_expires_at,
-    )
+    return replace(eligibility, active_offer_expires_at=ctx.offers.own_offer_expires_at)
 
 
 def _own_offer(ctx: EligibilityContext) -> OfferState | None:

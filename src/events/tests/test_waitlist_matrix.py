@@ -768,3 +768,28 @@ class TestRegistrationLeavesTheQueue:
         assert response.status_code == 409
         assert response.json()["code"] == "already_attending"
         assert not EventWaitList.objects.filter(event=event).exists()
+
+
+class TestRefusalsSpeakTheUsersTime:
+    """A refused registration's body carries next_batch_at in the user's timezone, like
+    my-status: from the gate (self-service) and from the locked re-check (staff)."""
+
+    @pytest.mark.parametrize(
+        ("register", "ticketed"),
+        [(_rsvp_yes, False), (_admin_rsvp_yes, False), (_checkout_free, True)],
+        ids=lambda value: value.__name__.strip("_") if callable(value) else None,
+    )
+    def test_next_batch_at_is_in_the_users_timezone(self, api, register, ticketed):
+        if ticketed:
+            event, _, _ = active_ticketed_event(2, sold=1)
+        else:
+            event = active_event(2, attendees=1)
+        give_offer(event, make_user(), expires_at=T0 + WINDOW)
+
+        response = register(api, event, make_user(timezone="Asia/Tokyo"))
+
+        assert response.status_code == 409, response.json()
+        body = response.json()
+        assert body["code"] == "spots_reserved_for_waitlist"
+        assert body["next_batch_at"].endswith("+09:00")
+        assert at(body["next_batch_at"]) == T0 + WINDOW

@@ -6,10 +6,12 @@ the one rule of `capacity.SeatState` and answers with the gate's own refusal.
 """
 
 import uuid
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from django.utils import timezone
 
+from accounts.models import User
+from common.timezones import get_zone
 from events.errors import EligibilityRefused
 from events.models import Event, Invitation
 from events.selectors import waitlist as waitlist_selectors
@@ -47,4 +49,10 @@ def assert_capacity_locked(
         next_batch_at=waitlist_selectors.next_batch_at(event.pk, now),
     )
     assert refusal is not None
-    raise EligibilityRefused(refusal)
+    raise EligibilityRefused(refusal.in_zone(_users_zone(user_id)))
+
+
+def _users_zone(user_id: uuid.UUID) -> tzinfo:
+    """Read only on the way to a refusal, so a check that passes costs no query for it."""
+    name = User.objects.filter(pk=user_id).values_list("timezone", flat=True).first()
+    return get_zone(name or "UTC")

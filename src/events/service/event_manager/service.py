@@ -4,6 +4,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from common.timezones import get_zone
 from events.models import Event
 from events.service.event_manager.context import EligibilityContext, load_context
 from events.service.event_manager.gates import GATES, Intent
@@ -27,8 +28,13 @@ class EligibilityService:
                 continue
             refusal = gate.check(self.context, intent)
             if refusal is not None:
-                return refusal
+                return self._in_users_zone(refusal)
         return self._allowed()
+
+    def _in_users_zone(self, answer: EventUserEligibility) -> EventUserEligibility:
+        """Times in the user's timezone; a visitor has none, and gets UTC."""
+        zone_name = getattr(self.user, "timezone", None)
+        return answer.in_zone(get_zone(zone_name)) if zone_name else answer
 
     def _allowed(self) -> EventUserEligibility:
         ctx = self.context

@@ -1,8 +1,8 @@
 """The pipeline's answer, as the API returns it."""
 
 import uuid
-from dataclasses import asdict, dataclass
-from datetime import datetime
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime, tzinfo
 from typing import Any
 
 from events.service.event_manager.enums import NextStep, Reasons
@@ -32,6 +32,12 @@ class EventUserEligibility:
             next_step=str(next_step) if next_step else None,
             **extra,
         )
+
+    def in_zone(self, zone: tzinfo) -> "EventUserEligibility":
+        """`next_batch_at` as the user reads it: in their own timezone (seed-tables)."""
+        if self.next_batch_at is None:
+            return self
+        return replace(self, next_batch_at=self.next_batch_at.astimezone(zone))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
