@@ -2,18 +2,19 @@
 
 Queue rows are deleted from many places (leave, admin delete, a registration, ad-hoc ORM
 filters); the offer that entry held must not keep a seat reserved for nobody. The
-conditional UPDATE only touches PENDING offers, so it is a no-op after a claim (the
-offer is CLAIMED first) or a leave (EXPIRED first) — one of domain.md's two documented
-single-statement exceptions to the lock order, since it only frees capacity.
+conditional UPDATE only touches PENDING offers, so it is a no-op after the services,
+which write the offer first (claim: CLAIMED; leave: EXPIRED; staff removal: REVOKED) —
+offer rows before queue rows, the sweeper's order. For other deletes (cascades, Django
+admin) it is one of domain.md's two documented single-statement exceptions to the lock
+order, since it only frees capacity.
 """
 
 from typing import Any
 
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
-from django.utils import timezone
 
-from events.models import EventWaitList, WaitlistOffer
+from events.models import EventWaitList
 
 
 @receiver(post_delete, sender=EventWaitList, dispatch_uid="handle_waitlist_entry_deleted")
@@ -22,14 +23,4 @@ def handle_waitlist_entry_deleted(
 ) -> None:
     from events.service import waitlist_service
 
-    revoked = WaitlistOffer.objects.filter(
-        event_id=instance.event_id,
-        user_id=instance.user_id,
-        status=WaitlistOffer.WaitlistOfferStatus.PENDING,
-    ).update(
-        status=WaitlistOffer.WaitlistOfferStatus.REVOKED,
-        revoked_reason=WaitlistOffer.RevokedReason.ENTRY_DELETED,
-        updated_at=timezone.now(),
-    )
-    if revoked:
-        waitlist_service.enqueue_waitlist_processing(instance.event_id)
+    waitlist_service.revoke_offer_of_removed_entry(instance.event_id, instance.user_id)

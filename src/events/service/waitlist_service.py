@@ -341,6 +341,22 @@ def revoke_pending_offers(event: Event, reason: str) -> int:
     )
 
 
+def revoke_offer_of_removed_entry(event_id: uuid.UUID, user_id: uuid.UUID) -> int:
+    """A queue entry going away takes its PENDING offer along (`entry_deleted`).
+
+    The post_delete signal of `EventWaitList` calls it for every delete; services that
+    remove entries call it first, so offer rows are written before the queue row (the
+    sweeper's order: the two never deadlock) and the signal then finds nothing to do.
+    A released seat goes to the next batch.
+    """
+    revoked = WaitlistOffer.objects.filter(
+        event_id=event_id, user_id=user_id, status=Status.PENDING
+    ).update(status=Status.REVOKED, revoked_reason=Reason.ENTRY_DELETED, updated_at=timezone.now())
+    if revoked:
+        enqueue_waitlist_processing(event_id)
+    return revoked
+
+
 # -- claiming -------------------------------------------------------------------------------
 def claim_offer_for_registration(event: Event, user_id: uuid.UUID) -> bool:
     """After a successful registration: PENDING → CLAIMED, leave the queue, nudge.
@@ -350,12 +366,15 @@ def claim_offer_for_registration(event: Event, user_id: uuid.UUID) -> bool:
     offers of the batch may strand seats until they expire).
     """
     now = timezone.now()
+    # Lock the user's PENDING offer even past its deadline: offer rows before the queue
+    # row (the sweeper's order), since the entry's post_delete revokes a lapsed one.
     offer = (
-        waitlist_selectors.live_offers(now)
-        .select_for_update(of=("self",))
-        .filter(event=event, user_id=user_id)
+        WaitlistOffer.objects.select_for_update(of=("self",))
+        .filter(event=event, user_id=user_id, status=Status.PENDING)
         .first()
     )
+    if offer is not None and offer.expires_at <= now:
+        offer = None  # lapsed: the delete below revokes it; nothing to claim
     if offer is not None:
         offer.status = Status.CLAIMED
         offer.claimed_at = now
@@ -540,15 +559,15 @@ def leave_waitlist(user: User, event: Event) -> None:
 
 
 def _expire_held_offer(event: Event, user: User) -> bool:
-    """Expire the user's live offer before the entry goes; True when a seat was released.
+    """Expire the user's PENDING offer before the entry goes; True when one was.
 
     Expiring (not revoking) first makes the entry's post_delete revoke a no-op, and the
-    user leaves no soft-skip behind (seed 000, "Leaving the waitlist").
+    user leaves no soft-skip behind (seed 000, "Leaving the waitlist"). A lapsed offer
+    the sweep has not reached yet is expired too: offer rows are written before the
+    queue row, in the sweeper's order, so the two never deadlock.
     """
     now = timezone.now()
-    released = (
-        waitlist_selectors.live_offers(now)
-        .filter(event=event, user=user)
-        .update(status=Status.EXPIRED, updated_at=now)
+    released = WaitlistOffer.objects.filter(event=event, user=user, status=Status.PENDING).update(
+        status=Status.EXPIRED, updated_at=now
     )
     return released > 0

@@ -31,7 +31,7 @@ from accounts.tests.factories import make_user
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
 from events.models import Event, EventRSVP, EventWaitList, Ticket, WaitlistOffer
-from events.service import waitlist_service
+from events.service import waitlist_queue_service, waitlist_service
 from events.service.event_manager.manager import EventManager
 from events.tests.factories import fill_with_rsvps, fill_with_tickets, make_event
 from events.tests.ticket_helpers import assert_counters_true, free_tier
@@ -407,3 +407,32 @@ def test_sweeper_racing_claims_leaves_each_offer_claimed_or_expired(dispatched):
     assert not lapsed.filter(~Q(updated_at=sweep_at) | Q(claimed_at__isnull=False)).exists()
     claimed = WaitlistOffer.objects.filter(event=event, status=Status.CLAIMED)
     assert not claimed.filter(claimed_at__isnull=True).exists()
+
+
+# -- 5. the sweeper racing members leaving the queue ---------------------------------------------
+@pytest.mark.parametrize("round_", range(3))
+def test_sweeper_racing_departures_never_deadlocks(round_, dispatched):
+    """30 members whose offers lapsed (the sweep has not reached them) leave the queue
+    as the sweep runs: 10 leave, 10 are removed by staff, 10 register. The sweep writes
+    offer rows, then queue rows; every departure writes the offer first too, so nothing
+    deadlocks and each offer ends EXPIRED (swept, or by the leave) or REVOKED (its entry
+    went first)."""
+    event = waitlist_event(100)
+    fill_with_rsvps(event, 50)
+    members = [make_user() for _ in range(30)]
+    queue(event, members)
+    for member in members:
+        offer(event, member, expires_in=-timedelta(minutes=1))
+    entries = {entry.user_id: entry for entry in EventWaitList.objects.filter(event=event)}
+
+    calls: list[Callable[[], Any]] = [waitlist_service.expire_waitlist_offers]
+    calls += [partial(waitlist_service.leave_waitlist, m, event) for m in members[:10]]
+    calls += [partial(waitlist_queue_service.remove_entry, entries[m.pk]) for m in members[10:20]]
+    calls += [partial(_rsvp_yes, m, event.pk) for m in members[20:]]
+    outcomes = race(calls)
+
+    assert unexpected(outcomes, set()) == [], outcomes
+    assert not EventWaitList.objects.filter(event=event).exists()
+    statuses = set(WaitlistOffer.objects.filter(event=event).values_list("status", flat=True))
+    assert statuses <= {Status.EXPIRED, Status.REVOKED}, statuses
+    assert fresh(event).attendee_count == 60
