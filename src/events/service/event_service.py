@@ -301,8 +301,8 @@ def required_permission(new_status: str) -> str:
 def change_status(event: Event, new_status: str) -> Event:
     """Move the event along domain.md's transitions; anything else → 409.
 
-    Cancelling leaves tickets and RSVPs as they are; un-cancelling enqueues waitlist
-    processing because capacity means something again.
+    Cancelling leaves tickets and RSVPs as they are (and revokes pending offers);
+    un-cancelling or opening enqueues waitlist processing.
     """
     if new_status not in TRANSITIONS:
         raise InvalidInput({"status": [f"Unknown status '{new_status}'."]})
@@ -325,7 +325,9 @@ def change_status(event: Event, new_status: str) -> Event:
 
 def _after_status_change(event: Event, old_status: str) -> None:
     event_id = event.pk
-    if old_status == Event.Status.CANCELLED:
+    # Un-cancelling (seed-tables) or opening: offers go only to OPEN events, so a queue
+    # that waited through a cancelled, closed or draft spell gets its pass now.
+    if old_status == Event.Status.CANCELLED or event.status == Event.Status.OPEN:
         waitlist_service.enqueue_waitlist_processing(event_id)
     if event.status == Event.Status.CANCELLED:
         _revoke_pending_offers_on_cancel(event)

@@ -83,13 +83,13 @@ class TestTransitions:
 @pytest.mark.django_db
 class TestEffects:
     @pytest.mark.parametrize(("old", "new"), sorted(ALLOWED))
-    def test_only_un_cancelling_enqueues_waitlist_processing(
+    def test_only_un_cancelling_or_opening_enqueues_waitlist_processing(
         self, api, dispatched, django_capture_on_commit_callbacks, old, new
     ) -> None:
         event = make_event(status=old, max_attendees=5)
         with django_capture_on_commit_callbacks(execute=True):
             assert _post(api, event, new).status_code == 200
-        assert dispatched == ([event.pk] if old == "cancelled" else [])
+        assert dispatched == ([event.pk] if "cancelled" == old or new == "open" else [])
 
     def test_cancelling_leaves_rsvps_and_the_count_as_they_are(self, api) -> None:
         event = make_event(status="open", max_attendees=5)

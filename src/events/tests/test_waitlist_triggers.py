@@ -209,16 +209,37 @@ class TestEventChanges:
         assert response.status_code == 200
         assert dispatched == [event.pk]
 
-    def test_event_uncancelled(self, api, dispatched, committed):
+    @pytest.mark.parametrize(
+        ("before", "after"),
+        [
+            (Event.Status.CANCELLED, "open"),
+            (Event.Status.CANCELLED, "draft"),
+            (Event.Status.CLOSED, "open"),
+            (Event.Status.DRAFT, "open"),
+        ],
+    )
+    def test_event_uncancelled_or_opened(self, api, dispatched, committed, before, after):
+        """Un-cancelling (seed-tables) or (re)opening: offers only go to OPEN events, so
+        a queue that waited through a closed or draft spell gets its pass now."""
         event, _ = full_rsvp_event()
-        Event.objects.filter(pk=event.pk).update(status=Event.Status.CANCELLED)
+        Event.objects.filter(pk=event.pk).update(status=before)
 
         response = committed(
-            lambda: api(event.organization.owner).post(f"/event-admin/{event.pk}/status/open")
+            lambda: api(event.organization.owner).post(f"/event-admin/{event.pk}/status/{after}")
         )
 
         assert response.status_code == 200
         assert dispatched == [event.pk]
+
+    def test_closing_the_event_enqueues_nothing(self, api, dispatched, committed):
+        event, _ = full_rsvp_event()
+
+        response = committed(
+            lambda: api(event.organization.owner).post(f"/event-admin/{event.pk}/status/closed")
+        )
+
+        assert response.status_code == 200
+        assert dispatched == []
 
 
 # -- the queue and the offers ------------------------------------------------------------------
