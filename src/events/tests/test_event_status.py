@@ -89,7 +89,7 @@ class TestEffects:
         event = make_event(status=old, max_attendees=5)
         with django_capture_on_commit_callbacks(execute=True):
             assert _post(api, event, new).status_code == 200
-        assert dispatched == ([event.pk] if "cancelled" == old or new == "open" else [])
+        assert dispatched == ([event.pk] if old == "cancelled" or new == "open" else [])
 
     def test_cancelling_leaves_rsvps_and_the_count_as_they_are(self, api) -> None:
         event = make_event(status="open", max_attendees=5)

@@ -727,6 +727,17 @@ def _box_office(api, event, user):
     )
 
 
+def _path_id(value: object) -> str | None:
+    return getattr(value, "__name__", "").strip("_") or None
+
+
+def _with_attendees(capacity: int, attendees: int, *, ticketed: bool) -> Event:
+    """An active-waitlist event with `attendees` RSVPs, or tickets sold when ticketed."""
+    if ticketed:
+        return active_ticketed_event(capacity, sold=attendees)[0]
+    return active_event(capacity, attendees=attendees)
+
+
 class TestRegistrationLeavesTheQueue:
     @pytest.mark.parametrize(
         ("register", "ticketed"),
@@ -737,13 +748,10 @@ class TestRegistrationLeavesTheQueue:
             (_checkout_unpaid, True),
             (_box_office, True),
         ],
-        ids=lambda value: value.__name__.strip("_") if callable(value) else None,
+        ids=_path_id,
     )
     def test_any_registration_removes_the_queue_entry(self, api, register, ticketed):
-        if ticketed:
-            event, _, _ = active_ticketed_event(3, sold=1)
-        else:
-            event = active_event(3, attendees=1)
+        event = _with_attendees(3, 1, ticketed=ticketed)
         [member] = queue_in_order(event, 1)
 
         response = register(api, event, member)
@@ -777,13 +785,10 @@ class TestRefusalsSpeakTheUsersTime:
     @pytest.mark.parametrize(
         ("register", "ticketed"),
         [(_rsvp_yes, False), (_admin_rsvp_yes, False), (_checkout_free, True)],
-        ids=lambda value: value.__name__.strip("_") if callable(value) else None,
+        ids=_path_id,
     )
     def test_next_batch_at_is_in_the_users_timezone(self, api, register, ticketed):
-        if ticketed:
-            event, _, _ = active_ticketed_event(2, sold=1)
-        else:
-            event = active_event(2, attendees=1)
+        event = _with_attendees(2, 1, ticketed=ticketed)
         give_offer(event, make_user(), expires_at=T0 + WINDOW)
 
         response = register(api, event, make_user(timezone="Asia/Tokyo"))
