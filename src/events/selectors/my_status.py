@@ -7,7 +7,7 @@ caller's tickets and one reads the queue entry.
 """
 
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from accounts.models import User
@@ -79,24 +79,13 @@ def my_event_status(user: User, event: Event) -> MyEventStatus:
         .first()
     )
     return MyEventStatus(
-        eligibility=_for_the_page(service.check_eligibility(), ctx),
+        eligibility=service.check_eligibility(),
         rsvp=RSVPState(ctx.rsvp_status) if ctx.rsvp_status else None,
         tickets=tickets,
         # The context's position is already null while the caller holds a live offer.
         waitlist=QueueState(ctx.waitlist_position, joined_at) if joined_at is not None else None,
         offer=_own_offer(ctx),
     )
-
-
-def _for_the_page(
-    eligibility: EventUserEligibility, ctx: EligibilityContext
-) -> EventUserEligibility:
-    """The gate's answer as this page shows it: `active_offer_expires_at` whenever the
-    caller holds a live offer, refused or not. The gate sets it only on `allowed=True`,
-    but a cutoff offer on a full event is still an offer the page counts down.
-    (`next_batch_at` is already in the caller's timezone: the service answers so.)
-    """
-    return replace(eligibility, active_offer_expires_at=ctx.offers.own_offer_expires_at)
 
 
 def _own_offer(ctx: EligibilityContext) -> OfferState | None:

@@ -632,7 +632,20 @@ class TestCutoffOffersReserveNothing:
 
         assert refused.status_code == 409
         assert refused.json()["code"] == "event_is_full"
+        assert at(refused.json()["active_offer_expires_at"]) == event.start  # still counts down
         assert claimed.status_code == 200
+
+    def test_a_staff_registration_refused_by_the_locked_check_shows_the_countdown(self, api):
+        cutoff = START - timedelta(hours=6)
+        event = active_event(3, attendees=2, waitlist_cutoff_date=cutoff)
+        cutoff_holder, _ = self._cutoff_holder_and_reservation(event)
+
+        with time_machine.travel(cutoff + timedelta(minutes=1), tick=False):
+            refused = _admin_rsvp_yes(api, event, cutoff_holder)
+
+        assert refused.status_code == 409
+        assert refused.json()["code"] == "event_is_full"
+        assert at(refused.json()["active_offer_expires_at"]) == event.start
 
     def test_nor_at_checkout(self, api):
         cutoff = START - timedelta(hours=6)
@@ -644,6 +657,7 @@ class TestCutoffOffersReserveNothing:
 
         assert refused.status_code == 409
         assert refused.json()["code"] == "event_is_full"
+        assert at(refused.json()["active_offer_expires_at"]) == event.start
 
 
 class TestOneSeatPerOffer:

@@ -28,9 +28,9 @@ from common.errors import InvalidInput
 from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
 from events.service import event_notifications
-from events.service.batch_ticket_service.capacity import assert_event_capacity, is_on_sale
+from events.service.batch_ticket_service import capacity, tickets
+from events.service.batch_ticket_service.capacity import is_on_sale
 from events.service.batch_ticket_service.tickets import (
-    claim_waitlist_offer_if_any,
     held_ticket_counts,
     initial_status,
     write_tickets,
@@ -133,15 +133,24 @@ class BatchTicketService:
         if not at_box_office:
             self._assert_on_sale(requested)
         self._assert_user_limits(event, cart, tiers)
-        assert_event_capacity(event, self.user.pk, _total(cart), requested, now=self.now)
+        self.assert_event_capacity(_total(cart), requested)
         self._assert_tier_quantities(cart, tiers)
-        tickets: list[Ticket] = []
+        written: list[Ticket] = []
         for item in cart:
-            tickets += self._write_item(event, item, tiers[item.tier_id], at_box_office)
-        adjust_attendee_count(event, len(tickets))
-        claim_waitlist_offer_if_any(event, self.user)
-        event_notifications.notify_tickets_created([ticket.pk for ticket in tickets])
-        return tickets
+            written += self._write_item(event, item, tiers[item.tier_id], at_box_office)
+        adjust_attendee_count(event, len(written))
+        self.claim_waitlist_offer_if_any()
+        event_notifications.notify_tickets_created([ticket.pk for ticket in written])
+        return written
+
+    # -- the waitlist's hooks (seed 000 names them on this class) --------------------------
+    def assert_event_capacity(self, seats: int, tiers: list[TicketTier]) -> None:
+        """The authoritative capacity check, under the Event lock (`capacity.py`)."""
+        capacity.assert_event_capacity(self.event, self.user.pk, seats, tiers, now=self.now)
+
+    def claim_waitlist_offer_if_any(self) -> bool:
+        """Claim the buyer's live offer, once per cart, under the Event lock (`tickets.py`)."""
+        return tickets.claim_waitlist_offer_if_any(self.event, self.user)
 
     # -- checks under the locks ----------------------------------------------------------
     @staticmethod

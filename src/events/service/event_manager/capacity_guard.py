@@ -6,8 +6,10 @@ the one rule of `capacity.SeatState` and answers with the gate's own refusal.
 """
 
 import uuid
-from datetime import datetime, tzinfo
+from dataclasses import replace
+from datetime import datetime
 
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,6 +19,7 @@ from events.models import Event, Invitation
 from events.selectors import waitlist as waitlist_selectors
 from events.service.capacity import locked_seat_state
 from events.service.event_manager.gates import availability_refusal
+from events.service.event_manager.types import EventUserEligibility
 
 
 def overrides_capacity(event: Event, user_id: uuid.UUID) -> bool:
@@ -49,10 +52,20 @@ def assert_capacity_locked(
         next_batch_at=waitlist_selectors.next_batch_at(event.pk, now),
     )
     assert refusal is not None
-    raise EligibilityRefused(refusal.in_zone(_users_zone(user_id)))
+    raise EligibilityRefused(_as_the_user_sees_it(refusal, event, user_id, now))
 
 
-def _users_zone(user_id: uuid.UUID) -> tzinfo:
-    """Read only on the way to a refusal, so a check that passes costs no query for it."""
-    name = User.objects.filter(pk=user_id).values_list("timezone", flat=True).first()
-    return get_zone(name or "UTC")
+def _as_the_user_sees_it(
+    refusal: EventUserEligibility, event: Event, user_id: uuid.UUID, now: datetime
+) -> EventUserEligibility:
+    """As the gate answers: the user's own offer counting down, times in their timezone.
+    Read only on the way to a refusal, so a check that passes costs no query for it."""
+    own_offer = waitlist_selectors.live_offers(now).filter(event=event, user_id=OuterRef("pk"))
+    row = (
+        User.objects.filter(pk=user_id)
+        .values("timezone")
+        .annotate(own_offer_expires_at=Subquery(own_offer.values("expires_at")[:1]))
+        .first()
+    ) or {"timezone": "UTC", "own_offer_expires_at": None}
+    answer = replace(refusal, active_offer_expires_at=row["own_offer_expires_at"])
+    return answer.in_zone(get_zone(row["timezone"]))
