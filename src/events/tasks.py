@@ -64,6 +64,20 @@ def send_waitlist_offer_notification_task(offer_id: str) -> bool:
     return waitlist_notifications.send_offer_notification(uuid.UUID(offer_id))
 
 
+@shared_task(name="events.resend_waitlist_offer_notifications")
+def resend_waitlist_offer_notifications_task() -> list[str]:
+    """Every 15 minutes (5, 20, 35, 50 UTC): re-dispatch offer notifications that were
+    lost on their way (the offers' own safety net, as the nudge is the passes')."""
+    from django.utils import timezone
+
+    from events.service import waitlist_notifications
+
+    lost = waitlist_notifications.lost_offer_notifications(timezone.now())
+    for offer_id in lost:
+        send_waitlist_offer_notification_task.delay(str(offer_id))
+    return [str(pk) for pk in lost]
+
+
 @shared_task(name="events.send_offer_expired_notifications")
 def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int:
     """After a sweep: tell each user of the event whose hold lapsed that they are back in line."""

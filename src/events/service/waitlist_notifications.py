@@ -6,13 +6,15 @@ Sent from Celery tasks after commit, never under a lock. Every time shown is in 
 
 import logging
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from common.timezones import format_in_zone
 from events.models import WaitlistOffer
+from events.selectors.waitlist import live_offers
 from events.service.notification_context import event_context, event_zone
 from notifications.models import NotificationType
 from notifications.service.formatting import humanize_time_remaining
@@ -21,6 +23,8 @@ from notifications.signals import notification_requested
 logger = logging.getLogger("encore.waitlist")
 
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
+#: How long an offer's notification task may take before it counts as lost.
+RESEND_AFTER = timedelta(minutes=10)
 
 
 def offer_context(offer: WaitlistOffer, now: datetime) -> dict[str, Any]:
@@ -37,23 +41,39 @@ def offer_context(offer: WaitlistOffer, now: datetime) -> dict[str, Any]:
 
 
 def send_offer_notification(offer_id: uuid.UUID) -> bool:
-    """WAITLIST_SPOT_AVAILABLE for a live offer; skipped (False) when it no longer is."""
-    offer = (
-        WaitlistOffer.objects.select_related("user", "event__organization")
-        .filter(pk=offer_id)
-        .first()
-    )
+    """WAITLIST_SPOT_AVAILABLE once per issue of a live offer; False when nothing is sent.
+
+    The offer is claimed by stamping `notified_at` in the transaction that requests the
+    notification, so a task that runs twice (a resend racing a late original) sends
+    once, and a failing notification leaves the offer unstamped for the next resend.
+    Reactivating an offer clears the stamp: a new issue, a new notification.
+    """
     now = timezone.now()
-    if offer is None or offer.status != PENDING or offer.expires_at <= now:
-        return False
-    notification_requested.send(
-        sender=WaitlistOffer,
-        notification_type=NotificationType.WAITLIST_SPOT_AVAILABLE,
-        user=offer.user,
-        context=offer_context(offer, now),
-    )
-    WaitlistOffer.objects.filter(pk=offer.pk).update(notified_at=now)
+    with transaction.atomic():
+        claimed = WaitlistOffer.objects.filter(
+            pk=offer_id, status=PENDING, expires_at__gt=now, notified_at__isnull=True
+        ).update(notified_at=now)
+        if not claimed:
+            return False
+        offer = WaitlistOffer.objects.select_related("user", "event__organization").get(pk=offer_id)
+        notification_requested.send(
+            sender=WaitlistOffer,
+            notification_type=NotificationType.WAITLIST_SPOT_AVAILABLE,
+            user=offer.user,
+            context=offer_context(offer, now),
+        )
     return True
+
+
+def lost_offer_notifications(now: datetime) -> list[uuid.UUID]:
+    """Live offers still unannounced `RESEND_AFTER` after they were issued: their task was
+    lost (the broker was down at commit, a worker died). The resend job re-dispatches
+    them; a task merely running late is harmless, the claim above sends once."""
+    return list(
+        live_offers(now)
+        .filter(notified_at__isnull=True, updated_at__lte=now - RESEND_AFTER)
+        .values_list("pk", flat=True)
+    )
 
 
 def send_offer_expired_notifications(event_id: uuid.UUID, expired_at: datetime) -> int:

@@ -7,7 +7,11 @@ commits do the on-commit hooks run inside the request, where a raised error woul
 the response into a 500 or roll the batch back.
 """
 
+from datetime import timedelta
+
 import pytest
+import time_machine
+from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
 from accounts.tests.factories import make_user
@@ -16,9 +20,11 @@ from events.models import EventWaitList, Ticket, WaitlistOffer
 from events.service import waitlist_service
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_builders import (
+    T0,
     Status,
     active_event,
     active_ticketed_event,
+    give_offer,
     ids,
     offered_ids,
     offers_of,
@@ -193,3 +199,73 @@ class TestBrokerDown:
         assert (joined.status_code, answered.status_code) == (201, 200)
         assert EventWaitList.objects.filter(event=event, user=joiner).exists()
         assert offers_of(event) == []
+
+
+# -- a lost offer notification -------------------------------------------------------------------
+@pytest.mark.django_db
+class TestLostOfferNotification:
+    """The offer's own safety net: a notification whose task never ran goes out with the
+    next resend (every 15 minutes), once, and only for offers still live."""
+
+    def _spot_notices(self, user) -> int:
+        return Notification.objects.filter(notification_type=SPOT, user=user).count()
+
+    def test_the_resend_announces_an_offer_whose_notification_was_lost(self):
+        event = active_event(3, attendees=2)
+        [member] = queue_in_order(event, 1)
+        with time_machine.travel(T0, tick=False):
+            offer = give_offer(event, member)  # issued; its notification task never ran
+
+        with time_machine.travel(T0 + timedelta(minutes=11), tick=False):
+            resent = tasks.resend_waitlist_offer_notifications_task()
+            again = tasks.resend_waitlist_offer_notifications_task()
+
+        assert resent == [str(offer.pk)]
+        assert again == []
+        assert self._spot_notices(member) == 1
+        offer.refresh_from_db()
+        assert offer.notified_at == T0 + timedelta(minutes=11)
+
+    def test_a_fresh_offer_is_left_to_its_own_task(self):
+        event = active_event(3, attendees=2)
+        [member] = queue_in_order(event, 1)
+        with time_machine.travel(T0, tick=False):
+            give_offer(event, member)
+
+        with time_machine.travel(T0 + timedelta(minutes=9), tick=False):
+            assert tasks.resend_waitlist_offer_notifications_task() == []
+
+        assert self._spot_notices(member) == 0
+
+    def test_offers_no_longer_live_are_not_announced(self):
+        event = active_event(5, attendees=2)
+        lapsed, claimed, revoked = queue_in_order(event, 3)
+        with time_machine.travel(T0, tick=False):
+            give_offer(event, lapsed, expires_at=T0 + timedelta(minutes=5))
+            for user, status in ((claimed, Status.CLAIMED), (revoked, Status.REVOKED)):
+                give_offer(event, user)
+                WaitlistOffer.objects.filter(user=user).update(status=status)
+
+        with time_machine.travel(T0 + timedelta(minutes=11), tick=False):
+            assert tasks.resend_waitlist_offer_notifications_task() == []
+
+        assert not Notification.objects.filter(notification_type=SPOT).exists()
+
+    def test_a_task_that_runs_twice_announces_once(self):
+        event = active_event(3, attendees=2)
+        [member] = queue_in_order(event, 1)
+        offer = give_offer(event, member)
+
+        first = tasks.send_waitlist_offer_notification_task(str(offer.pk))
+        late_duplicate = tasks.send_waitlist_offer_notification_task(str(offer.pk))
+
+        assert (first, late_duplicate) == (True, False)
+        assert self._spot_notices(member) == 1
+
+    def test_the_resend_is_scheduled_every_15_minutes_clear_of_the_other_jobs(self):
+        periodic = PeriodicTask.objects.select_related("crontab").get(
+            task="events.resend_waitlist_offer_notifications"
+        )
+        crontab = periodic.crontab
+        assert periodic.enabled
+        assert (crontab.minute, crontab.hour, str(crontab.timezone)) == ("5,20,35,50", "*", "UTC")
