@@ -22,3 +22,13 @@ def deliver(self: Task, delivery_id: str, retry_of_attempt: int = 0) -> str:
             countdown=outcome.retry_in,
         )
     return outcome.status
+
+
+@shared_task(name="notifications.redispatch_stranded_deliveries")
+def redispatch_stranded_deliveries() -> list[str]:
+    """Every 15 minutes (10, 25, 40, 55 UTC): deliveries whose task never ran get another."""
+    from django.utils import timezone
+
+    from notifications.service import dispatch
+
+    return [str(pk) for pk in dispatch.redispatch_stranded_deliveries(timezone.now())]

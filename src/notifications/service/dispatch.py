@@ -16,6 +16,7 @@ this path batches or delays.
 
 import logging
 import uuid
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -25,6 +26,11 @@ from notifications.models import Channel, Notification, NotificationDelivery
 from notifications.service import preferences
 
 logger = logging.getLogger(__name__)
+
+#: A delivery's task may still be queued this long after its row was written.
+STRANDED_AFTER = timedelta(minutes=10)
+#: Past this age a notification is news no more: a stranded delivery stays unsent.
+GIVE_UP_AFTER = timedelta(hours=24)
 
 
 def dispatch_notification(notification_id: uuid.UUID | str) -> list[NotificationDelivery]:
@@ -88,3 +94,26 @@ def _enqueue(delivery: NotificationDelivery) -> None:
             "notification delivery could not be enqueued",
             extra={"delivery_id": str(delivery.pk), "channel": delivery.channel},
         )
+
+
+def redispatch_stranded_deliveries(now: datetime) -> list[uuid.UUID]:
+    """Enqueue again the deliveries still `pending` well after they were written.
+
+    Their task never reached a worker: the broker was down when `_enqueue` ran (the row
+    stays pending by design), or the message was lost. Re-sending is safe because a
+    task only sends a row it claims while pending: a late original and its
+    re-dispatch send once. A row that went `sending` and was never finished is not
+    retried (at most once; see `delivery`).
+    """
+    stranded = list(
+        NotificationDelivery.objects.filter(
+            status=NotificationDelivery.Status.PENDING,
+            created_at__lte=now - STRANDED_AFTER,
+            created_at__gt=now - GIVE_UP_AFTER,
+        ).only("pk", "channel")
+    )
+    for delivery in stranded:
+        _enqueue(delivery)
+    if stranded:
+        logger.info("stranded deliveries re-dispatched", extra={"deliveries": len(stranded)})
+    return [delivery.pk for delivery in stranded]

@@ -1,16 +1,19 @@
 """At most once: a delivery is claimed under a row lock before anything is sent."""
 
 import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import connection
+from django_celery_beat.models import PeriodicTask
 
 from accounts.models import User
 from notifications.models import NotificationDelivery
 from notifications.service import delivery as delivery_service
 from notifications.service.delivery import NOT_CLAIMED, retry_delay
-from notifications.tasks import deliver
+from notifications.tasks import deliver, redispatch_stranded_deliveries
 from notifications.tests.builders import make_delivery, make_notification
 from notifications.tests.servers import BotApiStub, SmtpServer
 
@@ -114,6 +117,60 @@ class TestRetryDelay:
     def test_the_remote_sides_retry_after_wins(self) -> None:
         assert retry_delay(1, retry_after=42) == 42
         assert retry_delay(2, retry_after=0) == 1
+
+
+class TestStrandedDeliveries:
+    """A delivery whose task never ran (the broker was down at dispatch) gets another,
+    from the job that runs every 15 minutes; fresh and settled rows are left alone."""
+
+    T0 = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
+
+    def _delivery(self, user: User, *, age: timedelta, **fields: Any) -> NotificationDelivery:
+        with time_machine.travel(self.T0 - age, tick=False):
+            return make_delivery(make_notification(user), "email", **fields)
+
+    def test_a_stranded_delivery_is_sent_once(self, user: User, smtp_server: SmtpServer) -> None:
+        stranded = self._delivery(user, age=timedelta(minutes=11))
+
+        with time_machine.travel(self.T0, tick=False):
+            first = redispatch_stranded_deliveries()
+            again = redispatch_stranded_deliveries()
+
+        assert (first, again) == ([str(stranded.pk)], [])
+        assert len(smtp_server.messages) == 1
+        stranded.refresh_from_db()
+        assert (stranded.status, stranded.attempts) == (Status.SENT, 1)
+
+    def test_fresh_settled_and_day_old_rows_are_left_alone(
+        self, user: User, smtp_server: SmtpServer
+    ) -> None:
+        rows = [
+            self._delivery(user, age=timedelta(minutes=9)),  # its task may be on its way
+            self._delivery(user, age=timedelta(hours=25)),  # news no more
+            self._delivery(user, age=timedelta(hours=1), status=Status.SENDING, attempts=1),
+            self._delivery(user, age=timedelta(hours=1), status=Status.FAILED, attempts=1),
+            self._delivery(user, age=timedelta(hours=1), status=Status.SENT, attempts=1),
+        ]
+
+        with time_machine.travel(self.T0, tick=False):
+            assert redispatch_stranded_deliveries() == []
+
+        assert smtp_server.messages == []
+        assert [r.status for r in rows] == [
+            NotificationDelivery.objects.get(pk=r.pk).status for r in rows
+        ]
+
+    def test_the_job_runs_every_15_minutes_clear_of_the_waitlist_jobs(self) -> None:
+        periodic = PeriodicTask.objects.select_related("crontab").get(
+            task="notifications.redispatch_stranded_deliveries"
+        )
+        crontab = periodic.crontab
+        assert periodic.enabled
+        assert (crontab.minute, crontab.hour, str(crontab.timezone)) == (
+            "10,25,40,55",
+            "*",
+            "UTC",
+        )
 
 
 @pytest.mark.postgres
