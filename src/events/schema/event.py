@@ -9,7 +9,7 @@ venue's capacity, which would give the number away); `show_attendee_count=false`
 """
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -17,6 +17,7 @@ from ninja import Schema
 from pydantic import field_validator
 
 from events.models import Event, TicketTier
+from events.schema.durations import IsoDuration
 from events.selectors.event import seats_held
 
 EventStatus = Literal["draft", "open", "closed", "cancelled"]
@@ -124,7 +125,7 @@ class EventDetail(EventListItem):
     check_in_ends_at: datetime | None
     max_tickets_per_user: int | None
     visibility_settings: dict[str, bool]
-    waitlist_time_window: timedelta | None
+    waitlist_time_window: IsoDuration | None
     waitlist_batch_size: int
     waitlist_cutoff_date: datetime | None
     waitlist_lottery_mode: bool

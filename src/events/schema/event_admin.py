@@ -9,7 +9,7 @@ field and is refused (400) for a required one.
 """
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Annotated, Any
 
 from ninja import Field, Schema
@@ -17,6 +17,7 @@ from pydantic import AfterValidator, AwareDatetime, ConfigDict, StrictBool
 
 from accounts.schema.user import UserRefSchema
 from events.models import Event, EventRSVP
+from events.schema.durations import IsoDuration
 from events.schema.venue import MAX_CAPACITY
 
 EARLIEST = 1900
@@ -61,7 +62,7 @@ class _EventFieldsSchema(Schema):
     venue_id: uuid.UUID | None = None
     visibility_settings: VisibilitySettingsSchema | None = None
     waitlist_open: StrictBool | None = None
-    waitlist_time_window: timedelta | None = None
+    waitlist_time_window: IsoDuration | None = None
     waitlist_batch_size: Count | None = None
     waitlist_cutoff_date: EventTime | None = None
     waitlist_lottery_mode: StrictBool | None = None

@@ -9,7 +9,7 @@ The template PATCH forbids unknown fields: a field outside PROPAGATABLE_FIELDS i
 """
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from ninja import Field, Schema
@@ -17,6 +17,7 @@ from pydantic import AwareDatetime, ConfigDict, StrictBool, StrictInt
 
 from common.errors import InvalidInput
 from events.models import Event
+from events.schema.durations import IsoDuration
 from events.schema.event import EventListItem
 from events.schema.event_admin import Count, EventCreateSchema, VisibilitySettingsSchema
 from events.utils import recurrence_validators as rv
@@ -121,7 +122,7 @@ class TemplatePatchSchema(Schema):
     venue: uuid.UUID | None = None
     visibility_settings: VisibilitySettingsSchema | None = None
     waitlist_open: StrictBool | None = None
-    waitlist_time_window: timedelta | None = None
+    waitlist_time_window: IsoDuration | None = None
     waitlist_batch_size: Count | None = None
     waitlist_lottery_mode: StrictBool | None = None
 

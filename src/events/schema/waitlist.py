@@ -10,24 +10,14 @@ and the event PATCH refuse the same things.
 """
 
 import uuid
-from datetime import datetime, timedelta
-from typing import Annotated, Any
+from datetime import datetime
+from typing import Any
 
 from ninja import Field, Schema
-from pydantic import AwareDatetime, ConfigDict, PlainSerializer, StrictBool, TypeAdapter
+from pydantic import AwareDatetime, ConfigDict, StrictBool
 
+from events.schema.durations import IsoDuration
 from events.schema.event_admin import Count, EventTime, UserRefSchema
-
-_DURATION = TypeAdapter(timedelta)
-
-
-def _iso_duration(value: timedelta) -> str:
-    """Compact ISO 8601 (`PT2H`, `P7D`): the router's JSON encoder would write P0DT02H00M00S."""
-    text: str = _DURATION.dump_python(value, mode="json")
-    return text
-
-
-IsoDuration = Annotated[timedelta, PlainSerializer(_iso_duration, return_type=str)]
 
 
 class WaitlistSettingsSchema(Schema):
