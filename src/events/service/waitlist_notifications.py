@@ -13,8 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.timezones import format_in_zone
-from events.models import WaitlistOffer
+from events.models import Event, WaitlistOffer
 from events.selectors.waitlist import live_offers
+from events.service import waitlist_service
 from events.service.notification_context import event_context, event_zone
 from notifications.models import NotificationType
 from notifications.service.formatting import humanize_time_remaining
@@ -77,7 +78,15 @@ def lost_offer_notifications(now: datetime) -> list[uuid.UUID]:
 
 
 def send_offer_expired_notifications(event_id: uuid.UUID, expired_at: datetime) -> int:
-    """WAITLIST_OFFER_EXPIRED to every user whose offer for the event lapsed in that sweep."""
+    """WAITLIST_OFFER_EXPIRED to every user whose offer for the event lapsed in that sweep.
+
+    The notice says "you are back in the queue and will hear from us": it goes out only
+    while the event can still make offers. An offer that lapsed as the event started
+    (every cutoff offer does) or as RSVPs closed gets no notice: nothing can follow it.
+    """
+    event = Event.objects.select_related("venue").filter(pk=event_id).first()
+    if event is None or not waitlist_service.offers_are_useful(event, timezone.now()):
+        return 0
     offers = WaitlistOffer.objects.select_related("user", "event__organization").filter(
         event_id=event_id, status=WaitlistOffer.WaitlistOfferStatus.EXPIRED, updated_at=expired_at
     )

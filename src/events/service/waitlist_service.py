@@ -401,7 +401,8 @@ def expire_waitlist_offers(now: datetime | None = None) -> ExpirySweep:
 
     One of domain.md's two documented single-statement exceptions to the lock order: it
     only frees capacity. The members rotate behind the queue; each affected event gets one
-    processing pass and each user a `waitlist_offer_expired` notice, after commit.
+    processing pass and, while it can still make offers, each user a
+    `waitlist_offer_expired` notice, after commit.
     """
     stamp = now or timezone.now()
     if connection.vendor == "postgresql":

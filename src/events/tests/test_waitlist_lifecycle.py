@@ -168,13 +168,15 @@ class TestCutoffWithContention:
             assert not EventRSVP.objects.filter(event=event, user=d).exists()
             assert reload(event).attendee_count == 10
 
-        # D's offer lapses at the start; nothing more is offered for a started event.
+        # D's offer lapses at the start; nothing more is offered for a started event, and
+        # D is not told "you are back in the queue": no offer can follow any more.
         with time_machine.travel(START, tick=False):
             with django_capture_on_commit_callbacks(execute=True):
                 swept = tasks.expire_waitlist_offers_task()
             assert swept == {"expired": 1, "event_ids": [str(event.pk)]}
             assert offer_of(event, d).status == Status.EXPIRED
             assert statuses(passes)[-1] == "disabled"
+            assert told(d, NotificationType.WAITLIST_OFFER_EXPIRED) == []
 
 
 class TestSoftLockRecovery:
