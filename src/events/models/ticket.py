@@ -1,5 +1,6 @@
 """Ticket tiers and tickets. Every non-cancelled ticket holds a seat."""
 
+from datetime import datetime
 from decimal import Decimal
 
 from django.conf import settings
@@ -56,6 +57,11 @@ class TicketTier(TimeStampedModel):
         if self.total_quantity is None:
             return None
         return max(self.total_quantity - self.quantity_sold, 0)
+
+    def is_on_sale(self, now: datetime) -> bool:
+        """Inside the tier's sale window (an empty bound is open)."""
+        starts, ends = self.sales_start_at, self.sales_end_at
+        return (starts is None or starts <= now) and (ends is None or ends > now)
 
     def clean(self) -> None:
         if self.sales_start_at and self.sales_end_at and self.sales_end_at <= self.sales_start_at:

@@ -54,11 +54,15 @@ def ensure_default_tier(event: Event) -> TicketTier | None:
 
 @transaction.atomic
 def create_tier(event: Event, data: dict[str, Any]) -> TicketTier:
-    """A new tier; model rules (price ≥ 0, unique name, window order) answer 400."""
+    """A new tier; model rules (price ≥ 0, unique name, window order) answer 400.
+
+    More tickets to sell may let the waitlist move (offers are bounded by the tiers).
+    """
     event = lock_event(event.pk)
     tier = TicketTier(event=event, **_editable(data))
     tier.full_clean()
     tier.save(force_insert=True)
+    waitlist_service.enqueue_waitlist_processing(event.pk)
     return tier
 
 

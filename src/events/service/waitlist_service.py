@@ -25,7 +25,7 @@ from django.utils import timezone
 from accounts.models import User
 from common.errors import InvalidInput, NotFound
 from events.errors import EligibilityRefused
-from events.models import Event, EventWaitList, WaitlistOffer
+from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service import offer_batches
 from events.service.event_manager.enums import CAPACITY_REASON_CODES
@@ -112,9 +112,9 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
 
     Serialised per event by the Event row lock, so concurrent passes create one batch:
     everything is read after the lock, by statements that see what earlier passes
-    committed. Any pass costs the lock, one count of the held seats and one
-    INSERT ... SELECT that picks the members, whatever the length of the queue
-    (quality.md a1, a2).
+    committed. Any pass costs the lock, one count of the held seats (and, for a
+    ticketed event, one read of its tiers) and one INSERT ... SELECT that picks the
+    members, whatever the length of the queue (quality.md a1, a2).
     """
     try:
         event = lock_event(event_id)
@@ -126,7 +126,11 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     room = event.effective_capacity - event.attendee_count  # reservations not yet netted
     if room <= 0:
         return WaitlistProcessingResult("no_spots")
-    available = room - waitlist_selectors.held_seat_count(event.pk, now)
+    held = waitlist_selectors.held_seat_count(event.pk, now)
+    available = room - held
+    tickets_left = _tickets_left(event, now)
+    if tickets_left is not None:
+        available = min(available, tickets_left - held)
     if available <= 0:
         return WaitlistProcessingResult("no_spots")
     if event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date:
@@ -138,6 +142,25 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
         expires_at=offer_deadline(event, now),
         now=now,
     )
+
+
+def _tickets_left(event: Event, now: datetime) -> int | None:
+    """What the tiers on sale can still sell (None: no such bound, or an unlimited tier).
+
+    An offer the holder cannot turn into a ticket is no use (seed-tables "Only useful
+    offers"): for a ticketed event the tiers bound the batch as the event's capacity
+    does, the seats already held counted against them too. No tier on sale: nothing.
+    """
+    if not event.requires_ticket:
+        return None
+    left = 0
+    for tier in TicketTier.objects.filter(event=event):
+        if not tier.is_on_sale(now):
+            continue
+        if tier.remaining is None:
+            return None
+        left += tier.remaining
+    return left
 
 
 def _batch_size(event: Event, available: int) -> int:

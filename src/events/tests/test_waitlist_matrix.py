@@ -19,7 +19,7 @@ from accounts.tests.factories import make_user
 from events import tasks
 from events.models import Event, EventWaitList, Ticket, TicketTier, WaitlistOffer
 from events.service import waitlist_service
-from events.tests.factories import fill_with_rsvps
+from events.tests.factories import fill_with_rsvps, make_tier
 from events.tests.ticket_helpers import cart, offline_tier
 from events.tests.waitlist_builders import (
     START,
@@ -460,6 +460,48 @@ class TestWhatTheUserSees:
 
 # -- Encore decisions: where Encore does better than the seed -------------------------------
 class TestOnlyUsefulOffers:
+    """Offers go out only where they can be turned into a seat."""
+
+    @staticmethod
+    def _sold_out_tier(capacity: int, *, sold: int, quantity: int) -> tuple[Event, TicketTier]:
+        """A ticketed event with room left, but a tier that can sell only `quantity`."""
+        event, tier, _ = active_ticketed_event(capacity, sold=sold, waitlist_batch_size=5)
+        TicketTier.objects.filter(pk=tier.pk).update(total_quantity=quantity)
+        return event, tier
+
+    def test_no_offer_while_every_tier_on_sale_is_sold_out(self):
+        event, _ = self._sold_out_tier(10, sold=5, quantity=5)
+        queue_in_order(event, 3)
+
+        result = waitlist_service.process_waitlist_for_event(event.pk)
+
+        assert result.status == "no_spots"
+        assert offers_of(event) == []
+
+    def test_a_batch_is_capped_at_the_tickets_left_held_seats_included(self):
+        event, _ = self._sold_out_tier(10, sold=5, quantity=8)  # 3 tickets left
+        first, *rest = queue_in_order(event, 5)
+        give_offer(event, first)  # holds one of them
+
+        result = waitlist_service.process_waitlist_for_event(event.pk)
+
+        assert result.offers_created == 2
+        assert offered_ids(event) == ids([first, *rest[:2]])
+
+    def test_a_tier_not_on_sale_yet_counts_for_nothing(self):
+        event, _ = self._sold_out_tier(10, sold=5, quantity=5)
+        make_tier(event, name="Late release", sales_start_at=T0 + timedelta(days=1))
+        queue_in_order(event, 3)
+
+        assert waitlist_service.process_waitlist_for_event(event.pk).status == "no_spots"
+
+    def test_an_unlimited_tier_on_sale_leaves_the_event_capacity_as_the_bound(self):
+        event, _ = self._sold_out_tier(10, sold=5, quantity=5)
+        make_tier(event, name="Standing")
+        queue_in_order(event, 7)
+
+        assert waitlist_service.process_waitlist_for_event(event.pk).offers_created == 5
+
     def test_pending_tickets_count_as_attendees(
         self, api, passes, django_capture_on_commit_callbacks
     ):

@@ -231,6 +231,19 @@ class TestEventChanges:
         assert response.status_code == 200
         assert dispatched == [event.pk]
 
+    def test_a_new_ticket_tier(self, api, dispatched, committed):
+        """Offers are bounded by what the tiers can sell: a new tier may let the queue move."""
+        event, _, _ = active_ticketed_event(3, sold=3)
+
+        response = committed(
+            lambda: api(event.organization.owner).post(
+                f"/event-admin/{event.pk}/ticket-tiers", {"name": "Late release"}
+            )
+        )
+
+        assert response.status_code == 201, response.json()
+        assert dispatched == [event.pk]
+
     def test_closing_the_event_enqueues_nothing(self, api, dispatched, committed):
         event, _ = full_rsvp_event()
 

@@ -23,8 +23,7 @@ from events.service.event_manager.types import EventUserEligibility
 
 def is_on_sale(tier: TicketTier, now: datetime) -> bool:
     """Inside the tier's sale window (an empty bound is open)."""
-    starts, ends = tier.sales_start_at, tier.sales_end_at
-    return (starts is None or starts <= now) and (ends is None or ends > now)
+    return tier.is_on_sale(now)
 
 
 def assert_event_capacity(

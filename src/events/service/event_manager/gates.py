@@ -157,12 +157,7 @@ class AvailabilityGate:
 
 
 def tiers_on_sale(ctx: EligibilityContext) -> list[TicketTier]:
-    return [
-        tier
-        for tier in ctx.tiers
-        if (tier.sales_start_at is None or tier.sales_start_at <= ctx.now)
-        and (tier.sales_end_at is None or tier.sales_end_at > ctx.now)
-    ]
+    return [tier for tier in ctx.tiers if tier.is_on_sale(ctx.now)]
 
 
 class TicketSalesGate:
