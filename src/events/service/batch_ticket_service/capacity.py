@@ -21,11 +21,6 @@ from events.service.event_manager.gates import queue_next_step
 from events.service.event_manager.types import EventUserEligibility
 
 
-def is_on_sale(tier: TicketTier, now: datetime) -> bool:
-    """Inside the tier's sale window (an empty bound is open)."""
-    return tier.is_on_sale(now)
-
-
 def assert_event_capacity(
     event: Event,
     user_id: uuid.UUID,
@@ -57,7 +52,7 @@ def assert_event_capacity(
 def _other_tier_available(event: Event, requested: list[TicketTier], now: datetime) -> bool:
     """Another tier on sale with tickets left (read under the Event lock, so current)."""
     others = TicketTier.objects.filter(event=event).exclude(pk__in=[t.pk for t in requested])
-    return any(is_on_sale(tier, now) and tier.remaining != 0 for tier in others)
+    return any(tier.is_on_sale(now) and tier.remaining != 0 for tier in others)
 
 
 def _sold_out(event: Event, user_id: uuid.UUID, now: datetime) -> EligibilityRefused:

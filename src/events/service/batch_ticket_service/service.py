@@ -29,7 +29,6 @@ from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
 from events.service import event_notifications
 from events.service.batch_ticket_service import capacity, tickets
-from events.service.batch_ticket_service.capacity import is_on_sale
 from events.service.batch_ticket_service.tickets import (
     held_ticket_counts,
     initial_status,
@@ -162,7 +161,7 @@ class BatchTicketService:
 
     def _assert_on_sale(self, tiers: list[TicketTier]) -> None:
         for tier in tiers:
-            if not is_on_sale(tier, self.now):
+            if not tier.is_on_sale(self.now):
                 raise TierNotOnSale(extra={"tier_id": str(tier.pk)})
 
     def _assert_user_limits(
