@@ -1,7 +1,8 @@
 """Forgotten passwords: a signed, single-use link by e-mail, then a new password.
 
-The request never reveals whether an account exists: the caller always gets 202, and
-only a real, active account receives a message. The token is Django's
+The request never reveals whether an account exists: the caller always gets 202 after
+the same work (the address goes to a task, which looks it up), and only a real, active
+account receives a message. The token is Django's
 `default_token_generator`: it embeds the password hash and the last login, so it dies
 as soon as the password changes (single use) and after PASSWORD_RESET_TIMEOUT.
 """
@@ -29,19 +30,33 @@ SUBJECT = "Reset your Encore password"
 
 
 def request_password_reset(email: str) -> None:
+    """Hand the address to a task, whatever it is: the request does the same work and
+    takes the same time for every address, so neither its answer nor its duration tells
+    a stranger which addresses are registered. A broker outage is logged, not raised."""
+    from accounts.tasks import send_password_reset_task
+
+    try:
+        send_password_reset_task.delay(email.strip())
+    except Exception:  # the broker is down: the person can ask again
+        logger.exception("password reset could not be enqueued")
+
+
+def send_password_reset(email: str) -> bool:
     """Send a reset link if an active account with this address exists; else do nothing.
 
-    A mail server failure is logged, not raised: a 500 only for existing accounts would
-    tell a stranger which addresses are registered.
+    A mail server failure is logged, not raised (the task would only retry into the same
+    outage; the person can ask again). True when a message went out.
     """
-    user = User.objects.filter(email__iexact=email.strip(), is_active=True).first()
+    user = User.objects.filter(email__iexact=email, is_active=True).first()
     if user is None or not user.has_usable_password():
-        return
+        return False
     message = _reset_message(user)
     try:
         message.send()
     except (smtplib.SMTPException, OSError):
         logger.exception("password reset e-mail could not be sent", extra={"user_id": str(user.pk)})
+        return False
+    return True
 
 
 def confirm_password_reset(*, uid: str, token: str, password: str) -> User:

@@ -295,6 +295,36 @@ def test_password_reset_for_unknown_email_is_accepted_silently(anon):
     assert mail.outbox == []
 
 
+def test_a_reset_request_does_the_same_work_for_known_and_unknown_addresses(
+    anon, monkeypatch, django_assert_num_queries
+):
+    """No timing oracle: the request only hands the address to a task, whoever it is."""
+    from accounts import tasks
+
+    make_user("known@example.com")
+    handed: list[str] = []
+    monkeypatch.setattr(tasks.send_password_reset_task, "delay", handed.append)
+
+    for email in ("known@example.com", "nobody@example.com"):
+        with django_assert_num_queries(0):
+            assert anon.post("/auth/password-reset", {"email": email}).status_code == 202
+
+    assert handed == ["known@example.com", "nobody@example.com"]
+    assert mail.outbox == []
+
+
+def test_a_reset_request_succeeds_with_the_broker_down(anon, monkeypatch):
+    from accounts import tasks
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("Connection refused")
+
+    make_user("known@example.com")
+    monkeypatch.setattr(tasks.send_password_reset_task, "delay", refuse)
+
+    assert anon.post("/auth/password-reset", {"email": "known@example.com"}).status_code == 202
+
+
 def test_password_reset_for_inactive_account_sends_nothing(anon):
     make_user("inactive@example.com", is_active=False)
 

@@ -1,0 +1,11 @@
+"""Celery tasks of the accounts app. Thin: take plain values, call one service, names pinned."""
+
+from celery import shared_task
+
+
+@shared_task(name="accounts.send_password_reset")
+def send_password_reset_task(email: str) -> bool:
+    """Look the address up and mail a reset link if it belongs to an active account."""
+    from accounts.service import password_reset
+
+    return password_reset.send_password_reset(email)
