@@ -24,6 +24,19 @@ def expire_unpaid_tickets() -> dict[str, Any]:
     }
 
 
+@shared_task(name="events.send_event_notification")
+def send_event_notification_task(
+    notification_type: str, event_id: str, changed_fields: list[str] | None = None
+) -> int:
+    """After commit: `event_open`, `event_updated` or `event_cancelled` to the event's
+    audience, however large; returns how many people were told."""
+    from events.service import event_notifications
+
+    return event_notifications.send_event_notification(
+        notification_type, uuid.UUID(event_id), changed_fields
+    )
+
+
 # -- the advanced waitlist (seed 000) ----------------------------------------------------------
 @shared_task(name="events.process_waitlist_for_event")
 def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:

@@ -14,6 +14,8 @@ A send loads what it needs with a fixed number of queries whatever the audience 
 once per recipient inside one transaction of its own: the notifications app stores the
 rows together and dispatches them when that transaction commits. Run outside any
 transaction (the normal case after a commit) each fan-out is therefore all-or-nothing.
+The event-level fan-outs (whole audiences) run in the task
+`events.send_event_notification`; the per-person ones in the committing process.
 
 Audiences (domain.md "Notifications", "Status changes"):
 
@@ -65,16 +67,15 @@ Message = tuple[User, dict[str, Any]]
 
 # -- called by the writers (inside their transaction) -------------------------------------
 def notify_event_opened(event_id: uuid.UUID) -> None:
-    _after_commit("event_open", lambda: send_event_opened(event_id))
+    _fan_out_after_commit(NotificationType.EVENT_OPEN, event_id)
 
 
 def notify_event_updated(event_id: uuid.UUID, changed_fields: Sequence[str]) -> None:
-    fields = list(changed_fields)
-    _after_commit("event_updated", lambda: send_event_updated(event_id, fields))
+    _fan_out_after_commit(NotificationType.EVENT_UPDATED, event_id, list(changed_fields))
 
 
 def notify_event_cancelled(event_id: uuid.UUID) -> None:
-    _after_commit("event_cancelled", lambda: send_event_cancelled(event_id))
+    _fan_out_after_commit(NotificationType.EVENT_CANCELLED, event_id)
 
 
 def notify_tickets_created(ticket_ids: Iterable[uuid.UUID]) -> None:
@@ -95,7 +96,7 @@ def notify_rsvp_answered(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -
     _after_commit("rsvp_confirmation", lambda: send_rsvp_confirmation(event_id, user_id, answer))
 
 
-def _after_commit(notification_type: str, send: Callable[[], int]) -> None:
+def _after_commit(notification_type: str, send: Callable[[], object]) -> None:
     def run() -> None:
         try:
             send()
@@ -106,6 +107,41 @@ def _after_commit(notification_type: str, send: Callable[[], int]) -> None:
             )
 
     transaction.on_commit(run, robust=True)
+
+
+def _fan_out_after_commit(
+    notification_type: str, event_id: uuid.UUID, changed_fields: list[str] | None = None
+) -> None:
+    """An event's whole audience (members, followers, attendees: any size) is told from a
+    task, so the request that opened, changed or cancelled the event never waits for the
+    fan-out. With the broker down the fan-out runs here instead: late, not lost."""
+
+    def enqueue() -> None:
+        from events.tasks import send_event_notification_task
+
+        try:
+            send_event_notification_task.delay(notification_type, str(event_id), changed_fields)
+        except Exception:
+            logger.warning(
+                "event notification not enqueued; sending in process",
+                extra={"notification_type": notification_type, "event_id": str(event_id)},
+            )
+            send_event_notification(notification_type, event_id, changed_fields)
+
+    _after_commit(notification_type, enqueue)
+
+
+def send_event_notification(
+    notification_type: str, event_id: uuid.UUID, changed_fields: Sequence[str] | None = None
+) -> int:
+    """The fan-out of one event-level notification (the task's body)."""
+    if notification_type == NotificationType.EVENT_OPEN:
+        return send_event_opened(event_id)
+    if notification_type == NotificationType.EVENT_UPDATED:
+        return send_event_updated(event_id, changed_fields or [])
+    if notification_type == NotificationType.EVENT_CANCELLED:
+        return send_event_cancelled(event_id)
+    raise ValueError(f"not an event-level notification: {notification_type!r}")
 
 
 # -- sending (after the commit); each returns how many people were notified ---------------

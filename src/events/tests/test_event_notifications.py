@@ -315,6 +315,46 @@ class TestEventOpenTriggers:
         assert recipients("event_open") == exactly_once(follower)
         assert [message.to for message in mail.outbox] == [[follower.email]]
 
+    def test_the_fan_out_is_a_task_not_part_of_the_request(
+        self, api: Any, committed: Committed, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """However large the audience, the request only enqueues one task for it."""
+        from events import tasks
+
+        org = make_org()
+        event = make_event(org, status="draft")
+        follow(org)
+        enqueued: list[tuple[Any, ...]] = []
+        monkeypatch.setattr(
+            tasks.send_event_notification_task, "delay", lambda *args: enqueued.append(args)
+        )
+
+        with committed():
+            response = api(org.owner).post(f"/event-admin/{event.pk}/status/open")
+
+        assert response.status_code == 200
+        assert enqueued == [("event_open", str(event.pk), None)]
+        assert recipients("event_open") == Counter()  # the worker tells them
+
+    def test_with_the_broker_down_the_fan_out_runs_in_the_request(
+        self, api: Any, committed: Committed, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from events import tasks
+
+        def refuse(*args: Any) -> None:
+            raise ConnectionError("Connection refused")
+
+        org = make_org()
+        event = make_event(org, status="draft")
+        follower = follow(org)
+        monkeypatch.setattr(tasks.send_event_notification_task, "delay", refuse)
+
+        with committed():
+            response = api(org.owner).post(f"/event-admin/{event.pk}/status/open")
+
+        assert response.status_code == 200
+        assert recipients("event_open") == exactly_once(follower)
+
     @pytest.mark.parametrize("new_status", ["closed", "cancelled", "draft"])
     def test_other_status_changes_announce_nothing(
         self, committed: Committed, new_status: str
