@@ -5,7 +5,8 @@ contend for the same Event rows.
 """
 
 from django.db import migrations
-from django.utils import timezone
+
+from common.beat_schedules import BEAT_DEPENDENCY, schedule_task, unschedule_tasks
 
 SCHEDULES = {
     "Expire waitlist offers (hourly, minute 0 UTC)": ("events.expire_waitlist_offers", "0"),
@@ -14,33 +15,18 @@ SCHEDULES = {
 
 
 def schedule(apps, schema_editor):
-    CrontabSchedule = apps.get_model("django_celery_beat", "CrontabSchedule")
-    PeriodicTask = apps.get_model("django_celery_beat", "PeriodicTask")
     for name, (task, minute) in SCHEDULES.items():
-        crontab, _ = CrontabSchedule.objects.get_or_create(
-            minute=minute, hour="*", day_of_week="*", day_of_month="*", month_of_year="*", timezone="UTC"
-        )
-        PeriodicTask.objects.update_or_create(
-            name=name, defaults={"task": task, "crontab": crontab, "interval": None, "enabled": True}
-        )
-    touch_beat(apps)
+        schedule_task(apps, name=name, task=task, minute=minute)
 
 
 def unschedule(apps, schema_editor):
-    apps.get_model("django_celery_beat", "PeriodicTask").objects.filter(name__in=SCHEDULES).delete()
-    touch_beat(apps)
-
-
-def touch_beat(apps):
-    """A running beat reloads its schedule when this timestamp moves."""
-    PeriodicTasks = apps.get_model("django_celery_beat", "PeriodicTasks")
-    PeriodicTasks.objects.update_or_create(ident=1, defaults={"last_update": timezone.now()})
+    unschedule_tasks(apps, *SCHEDULES)
 
 
 class Migration(migrations.Migration):
     dependencies = [
         ("events", "0003_advanced_waitlist"),
-        ("django_celery_beat", "0019_alter_periodictasks_options"),
+        BEAT_DEPENDENCY,
     ]
 
     operations = [migrations.RunPython(schedule, unschedule)]

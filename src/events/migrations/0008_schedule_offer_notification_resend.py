@@ -3,44 +3,24 @@
 the sweep (0), the unpaid-ticket expiry (15) and the nudge (30)."""
 
 from django.db import migrations
-from django.utils import timezone
 
-TASK = "events.resend_waitlist_offer_notifications"
+from common.beat_schedules import BEAT_DEPENDENCY, schedule_task, unschedule_tasks
+
 NAME = "Resend lost waitlist offer notifications (every 15 minutes)"
 
 
 def schedule(apps, schema_editor):
-    CrontabSchedule = apps.get_model("django_celery_beat", "CrontabSchedule")
-    PeriodicTask = apps.get_model("django_celery_beat", "PeriodicTask")
-    crontab, _ = CrontabSchedule.objects.get_or_create(
-        minute="5,20,35,50",
-        hour="*",
-        day_of_week="*",
-        day_of_month="*",
-        month_of_year="*",
-        timezone="UTC",
-    )
-    PeriodicTask.objects.update_or_create(
-        name=NAME, defaults={"task": TASK, "crontab": crontab, "interval": None, "enabled": True}
-    )
-    _touch_beat(apps)
+    schedule_task(apps, name=NAME, task="events.resend_waitlist_offer_notifications", minute="5,20,35,50")
 
 
 def unschedule(apps, schema_editor):
-    apps.get_model("django_celery_beat", "PeriodicTask").objects.filter(name=NAME).delete()
-    _touch_beat(apps)
-
-
-def _touch_beat(apps):
-    """A running beat reloads its schedule when this timestamp moves."""
-    PeriodicTasks = apps.get_model("django_celery_beat", "PeriodicTasks")
-    PeriodicTasks.objects.update_or_create(ident=1, defaults={"last_update": timezone.now()})
+    unschedule_tasks(apps, NAME)
 
 
 class Migration(migrations.Migration):
     dependencies = [
         ("events", "0007_schedule_series_generation"),
-        ("django_celery_beat", "0019_alter_periodictasks_options"),
+        BEAT_DEPENDENCY,
     ]
 
     operations = [migrations.RunPython(schedule, unschedule)]
