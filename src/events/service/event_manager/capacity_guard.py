@@ -6,7 +6,6 @@ the one rule of `capacity.SeatState` and answers with the gate's own refusal.
 """
 
 import uuid
-from dataclasses import replace
 from datetime import datetime
 
 from django.db.models import OuterRef, Subquery
@@ -58,8 +57,8 @@ def assert_capacity_locked(
 def _as_the_user_sees_it(
     refusal: EventUserEligibility, event: Event, user_id: uuid.UUID, now: datetime
 ) -> EventUserEligibility:
-    """As the gate answers: the user's own offer counting down, times in their timezone.
-    Read only on the way to a refusal, so a check that passes costs no query for it."""
+    """As the gate answers (`as_seen_by`); the user's timezone and own offer are read
+    only on the way to a refusal, so a check that passes costs no query for them."""
     own_offer = waitlist_selectors.live_offers(now).filter(event=event, user_id=OuterRef("pk"))
     row = (
         User.objects.filter(pk=user_id)
@@ -67,5 +66,4 @@ def _as_the_user_sees_it(
         .annotate(own_offer_expires_at=Subquery(own_offer.values("expires_at")[:1]))
         .first()
     ) or {"timezone": "UTC", "own_offer_expires_at": None}
-    answer = replace(refusal, active_offer_expires_at=row["own_offer_expires_at"])
-    return answer.in_zone(get_zone(row["timezone"]))
+    return refusal.as_seen_by(get_zone(row["timezone"]), row["own_offer_expires_at"])

@@ -1,6 +1,5 @@
 """`EligibilityService`: may this user do the next thing at this event, and if not, why?"""
 
-from dataclasses import replace
 from datetime import datetime
 
 from django.utils import timezone
@@ -29,17 +28,12 @@ class EligibilityService:
                 continue
             refusal = gate.check(self.context, intent)
             if refusal is not None:
-                return self._as_the_user_sees_it(refusal)
+                zone_name = getattr(self.user, "timezone", None)
+                return refusal.as_seen_by(
+                    get_zone(zone_name) if zone_name else None,
+                    self.context.offers.own_offer_expires_at,
+                )
         return self._allowed()
-
-    def _as_the_user_sees_it(self, refusal: EventUserEligibility) -> EventUserEligibility:
-        """A refusal still counts down the user's own live offer (a cutoff offer on a
-        full event is refused, yet still an offer), and gives times in the user's
-        timezone; a visitor has none, and gets UTC."""
-        own_offer = self.context.offers.own_offer_expires_at
-        answer = replace(refusal, active_offer_expires_at=own_offer)
-        zone_name = getattr(self.user, "timezone", None)
-        return answer.in_zone(get_zone(zone_name)) if zone_name else answer
 
     def _allowed(self) -> EventUserEligibility:
         ctx = self.context

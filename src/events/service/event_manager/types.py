@@ -33,11 +33,18 @@ class EventUserEligibility:
             **extra,
         )
 
-    def in_zone(self, zone: tzinfo) -> "EventUserEligibility":
-        """`next_batch_at` as the user reads it: in their own timezone (seed-tables)."""
-        if self.next_batch_at is None:
-            return self
-        return replace(self, next_batch_at=self.next_batch_at.astimezone(zone))
+    def as_seen_by(
+        self, zone: tzinfo | None, own_offer_expires_at: datetime | None
+    ) -> "EventUserEligibility":
+        """A refusal as the user reads it: their own live offer still counting down (a
+        cutoff offer on a full event is refused, yet still an offer) and `next_batch_at`
+        in their timezone (seed-tables); a visitor has no zone, and reads UTC."""
+        next_batch_at = self.next_batch_at
+        if next_batch_at is not None and zone is not None:
+            next_batch_at = next_batch_at.astimezone(zone)
+        return replace(
+            self, next_batch_at=next_batch_at, active_offer_expires_at=own_offer_expires_at
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
