@@ -27,7 +27,8 @@ WAITING = 1_000
 BATCH = 50
 DATA = f"1 event, {EXPIRED:,} lapsed offers, {EXPIRED + WAITING:,} queued"
 METHOD = (
-    "committed data; each run rolled back, VACUUM after (untimed); on-commit dispatch never runs"
+    "committed data; each run rolled back, VACUUM + CHECKPOINT after (untimed); "
+    "on-commit dispatch never runs"
 )
 
 
@@ -52,7 +53,7 @@ def lapsed_batch(tag: str, *, then_process: bool) -> Iterator[Measured]:
         yield call
 
 
-@committed_scenario("b1", "expiry sweep", data=DATA, method=METHOD, between_runs=builders.analyze)
+@committed_scenario("b1", "expiry sweep", data=DATA, method=METHOD, between_runs=builders.settle)
 def sweep() -> AbstractContextManager[Measured]:
     return lapsed_batch("b1", then_process=False)
 
@@ -62,7 +63,7 @@ def sweep() -> AbstractContextManager[Measured]:
     "expiry sweep + follow-up pass inline",
     data=f"{DATA}, batch {BATCH}",
     method=METHOD,
-    between_runs=builders.analyze,
+    between_runs=builders.settle,
 )
 def sweep_then_process() -> AbstractContextManager[Measured]:
     return lapsed_batch("b2", then_process=True)
