@@ -83,6 +83,9 @@ class Event(TimeStampedModel):
     is_template = models.BooleanField(default=False)
     is_modified = models.BooleanField(default=False)
     occurrence_index = models.PositiveIntegerField(null=True, blank=True)
+    #: The rule's instant this occurrence was generated for. `start` may be moved by an
+    #: organiser; this stays, so a later re-scan of the rule knows the slot is taken.
+    scheduled_start = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["start"]

@@ -11,8 +11,9 @@ seed's flowchart under Encore's decisions (seed-tables.md "Encore decisions for 
    `horizon = now + generation_window_weeks` (or a manual `until` ≤ now + 52 weeks),
    `start_from` clamped to the horizon so a shrunk window cannot stall;
 4. every instant of the rule with `start_from < start <= horizon` that is neither an
-   exdate nor the start of an existing occurrence (UTC instants compared) is
-   materialised, the occurrence indexes continuing from the highest one;
+   exdate nor the slot of an existing occurrence (its `scheduled_start`, which stays
+   when an organiser moves it; UTC instants compared) is materialised, the occurrence
+   indexes continuing from the highest one;
 5. the cursor moves to the horizon in the same transaction as the occurrences;
 6. after the commit, one SERIES_EVENTS_GENERATED digest for the batch (none when
    nothing was created); occurrences never send `event_open` one by one.
@@ -40,6 +41,7 @@ from typing import Any
 
 from django.db import IntegrityError, models, transaction
 from django.db.models import Max
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -93,6 +95,7 @@ _EVENT_OWN_FIELDS = frozenset(
         "occurrence_index",
         "event_series",
         "attendee_count",
+        "scheduled_start",
     }
 )
 _TIER_OWN_FIELDS = frozenset({"id", "created_at", "updated_at", "event", "quantity_sold"})
@@ -213,15 +216,14 @@ def _materialize_window(series: EventSeries, window: GenerationWindow) -> list[E
     instants = rule.get_occurrences(window.start_from, window.horizon + ONE_MICROSECOND)
     if not instants:
         return []
+    # A slot is taken by the occurrence generated for it, wherever an organiser moved it.
     existing = set(
-        Event.objects.filter(
-            event_series=series,
-            is_template=False,
-            start__gt=window.start_from,
-            start__lte=window.horizon,
-        ).values_list("start", flat=True)
+        Event.objects.filter(event_series=series, is_template=False)
+        .annotate(slot=Coalesce("scheduled_start", "start"))
+        .filter(slot__gt=window.start_from, slot__lte=window.horizon)
+        .values_list("slot", flat=True)
     )
-    skipped = exdate_instants(series) | {start.astimezone(UTC) for start in existing}
+    skipped = exdate_instants(series) | {slot.astimezone(UTC) for slot in existing}
     wanted = [instant for instant in instants if instant not in skipped]
     if not wanted:
         return []
@@ -291,6 +293,7 @@ def duplicate_event(
         occurrence_index=index,
         event_series_id=template.event_series_id,
         attendee_count=0,
+        scheduled_start=start,
     )
     if tiers is None:
         tiers = list(TicketTier.objects.filter(event=template).order_by("pk"))

@@ -176,6 +176,21 @@ class TestCancelOccurrence:
         result = recurrence_service.cancel_occurrence(series, utc(2026, 1, 13, 17))
         assert result.cancelled_event_ids == [moved.pk]
 
+    def test_a_moved_occurrence_keeps_its_slot_when_the_rule_is_scanned_again(self, now):
+        """Moving an occurrence does not free its date: after a cadence change resets the
+        cursor, the re-scan must not create a second event for the original instant."""
+        series = make_series()
+        generate(series)
+        moved = by_start(series)[utc(2026, 1, 12, 9)]
+        event_service.update_event(moved, {"start": utc(2026, 1, 13, 17)})
+        recurrence_service.update_series_recurrence(series, {"weekdays": [0, 2]})
+
+        created = generate(series)
+
+        assert utc(2026, 1, 12, 9) not in by_start(series)
+        assert by_start(series)[utc(2026, 1, 13, 17)].pk == moved.pk
+        assert created and {event.start.weekday() for event in created} == {2}
+
     def test_a_naive_datetime_is_refused(self, now):
         series = make_series()
         with pytest.raises(InvalidInput):
