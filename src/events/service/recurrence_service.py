@@ -40,8 +40,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import Max
-from django.db.models.functions import Coalesce
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -216,14 +215,18 @@ def _materialize_window(series: EventSeries, window: GenerationWindow) -> list[E
     instants = rule.get_occurrences(window.start_from, window.horizon + ONE_MICROSECOND)
     if not instants:
         return []
-    # A slot is taken by the occurrence generated for it, wherever an organiser moved it.
-    existing = set(
-        Event.objects.filter(event_series=series, is_template=False)
-        .annotate(slot=Coalesce("scheduled_start", "start"))
-        .filter(slot__gt=window.start_from, slot__lte=window.horizon)
-        .values_list("slot", flat=True)
+    # A slot is taken by the occurrence generated for it, wherever an organiser moved it;
+    # an event attached to the series some other way holds the slot of its start.
+    after, until = window.start_from, window.horizon
+    slots = Q(scheduled_start__gt=after, scheduled_start__lte=until) | Q(
+        scheduled_start__isnull=True, start__gt=after, start__lte=until
     )
-    skipped = exdate_instants(series) | {slot.astimezone(UTC) for slot in existing}
+    existing = Event.objects.filter(slots, event_series=series, is_template=False).values_list(
+        "scheduled_start", "start"
+    )
+    skipped = exdate_instants(series) | {
+        (scheduled or start).astimezone(UTC) for scheduled, start in existing
+    }
     wanted = [instant for instant in instants if instant not in skipped]
     if not wanted:
         return []
