@@ -170,22 +170,30 @@ class CompiledInsert:
         self._model = model
         self._into = dict(into)
         self._select = CompiledQuery(build, limit=limit)
+        self._sql: dict[str, str] = {}
 
     def execute(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[Any]:
-        connection = connections[using]
         compiled, params = self._select.bound(using, values)
-        meta = self._model._meta
-        quote = connection.ops.quote_name
-        columns = ", ".join(quote(self._column(self._into[name])) for name in compiled.columns)
-        pk = meta.pk
+        pk = self._model._meta.pk
         assert pk is not None
-        sql = (
-            f"INSERT INTO {quote(meta.db_table)} ({columns}) {compiled.sql} "
-            f"RETURNING {quote(pk.column)}"
-        )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        with connections[using].cursor() as cursor:
+            cursor.execute(self._insert_sql(using, compiled), params)
             return [pk.to_python(row[0]) for row in cursor.fetchall()]
+
+    def _insert_sql(self, using: str, compiled: _Compiled) -> str:
+        """The INSERT around the compiled SELECT, built once per database alias."""
+        found = self._sql.get(using)
+        if found is None:
+            meta = self._model._meta
+            quote = connections[using].ops.quote_name
+            columns = ", ".join(quote(self._column(self._into[name])) for name in compiled.columns)
+            assert meta.pk is not None
+            found = (
+                f"INSERT INTO {quote(meta.db_table)} ({columns}) {compiled.sql} "
+                f"RETURNING {quote(meta.pk.column)}"
+            )
+            self._sql[using] = found
+        return found
 
     def _column(self, field_name: str) -> str:
         field = self._model._meta.get_field(field_name)

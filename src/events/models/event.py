@@ -104,6 +104,14 @@ class Event(TimeStampedModel):
     def __str__(self) -> str:
         return self.name
 
+    def save_organiser_edit(self, changed: list[str]) -> None:
+        """Save the fields an organiser changed; an edited occurrence of a series becomes
+        `is_modified` (drift detection leaves it alone, seed 004). `changed` grows by it."""
+        if self.event_series_id is not None and not self.is_template:
+            self.is_modified = True
+            changed.append("is_modified")
+        self.save(update_fields=[*changed, "updated_at"])
+
     # -- derived values -------------------------------------------------------------
     @property
     def effective_capacity(self) -> int:

@@ -40,28 +40,22 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Lower
 
 from accounts.models import User
 from events.models import (
-    Blacklist,
     Event,
     EventRSVP,
-    EventSeriesFollow,
     Invitation,
     Organization,
-    OrganizationFollow,
-    OrganizationMember,
-    OrganizationStaff,
     Ticket,
 )
+from events.selectors import audiences
 from events.service import notification_context
 from notifications.models import NotificationType
 from notifications.signals import notification_requested
 
 logger = logging.getLogger("encore.events")
 
-LIVE_MEMBER_STATUSES = (OrganizationMember.Status.ACTIVE, OrganizationMember.Status.PAUSED)
 Message = tuple[User, dict[str, Any]]
 
 
@@ -210,24 +204,18 @@ def event_open_audience(event: Event) -> list[User]:
     return list(
         User.objects.filter(is_active=True)
         .filter(audience)
-        .filter(~Exists(_blacklist_entries(event.organization)))
+        .filter(~Exists(audiences.blacklist_entries(event.organization)))
         .order_by("pk")
     )
 
 
 def _open_audience_filter(event: Event) -> Q | None:
     organization = event.organization
-    member = Q(
-        Exists(
-            OrganizationMember.objects.filter(
-                organization=organization, user=OuterRef("pk"), status__in=LIVE_MEMBER_STATUSES
-            )
-        )
+    member = audiences.live_members(organization)
+    staff = audiences.owner_and_staff(organization)
+    interested = member | audiences.new_event_followers(
+        event.organization_id, event.event_series_id
     )
-    staff = Q(pk=organization.owner_id) | Q(
-        Exists(OrganizationStaff.objects.filter(organization=organization, user=OuterRef("pk")))
-    )
-    interested = member | _follower_filter(event)
     visibility = event.visibility
     if visibility in (Event.Visibility.PUBLIC, Event.Visibility.UNLISTED):
         audience = interested
@@ -242,41 +230,6 @@ def _open_audience_filter(event: Event) -> Q | None:
     if organization.visibility != Organization.Visibility.PUBLIC:
         audience &= member | staff  # a non-public organisation shows nothing to outsiders
     return audience
-
-
-def _follower_filter(event: Event) -> Q:
-    """Followers of the organisation or of the event's series who want new events."""
-    follows = Q(
-        Exists(
-            OrganizationFollow.objects.filter(
-                organization_id=event.organization_id,
-                user=OuterRef("pk"),
-                is_archived=False,
-                notify_new_events=True,
-            )
-        )
-    )
-    if event.event_series_id is not None:
-        follows |= Q(
-            Exists(
-                EventSeriesFollow.objects.filter(
-                    event_series_id=event.event_series_id,
-                    user=OuterRef("pk"),
-                    is_archived=False,
-                    notify_new_events=True,
-                )
-            )
-        )
-    return follows
-
-
-def _blacklist_entries(organization: Organization) -> Any:
-    """The organisation's entries matching the outer user by account or e-mail (any case)."""
-    return (
-        Blacklist.objects.filter(organization=organization)
-        .alias(email_ci=Lower("email"))
-        .filter(Q(user=OuterRef("pk")) | Q(email_ci=Lower(OuterRef("email"))))
-    )
 
 
 # -- loading and sending -------------------------------------------------------------------

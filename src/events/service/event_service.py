@@ -187,14 +187,11 @@ def update_event(event: Event, data: Mapping[str, Any]) -> Event:
         _apply_update(locked, fields)
         locked.full_clean()
         if locked.requires_ticket != before["requires_ticket"]:
-            _switch_registration_mode(locked)
+            switch_registration_mode(locked)
         changed = [name for name, value in _snapshot(locked).items() if before[name] != value]
         if not changed:
             return locked
-        if locked.event_series_id is not None and not locked.is_template:
-            locked.is_modified = True
-            changed.append("is_modified")
-        locked.save(update_fields=[*changed, "updated_at"])
+        locked.save_organiser_edit(changed)
         _after_update(
             locked, changed, old_capacity=old_capacity, was_waitlist_open=was_waitlist_open
         )
@@ -241,12 +238,15 @@ def _after_update(
         transaction.on_commit(lambda: _notify_event_updated(event_id, notified))
 
 
-def _switch_registration_mode(event: Event) -> None:
+def switch_registration_mode(event: Event) -> None:
     """Tickets ↔ RSVPs only while nobody is registered: `attendee_count` counts tickets on
-    one side and YES RSVPs on the other, so a switch with attendees would corrupt it."""
+    one side and YES RSVPs on the other, so a switch with attendees would corrupt it. A
+    ticketed event gets its free "General admission" tier when it has none. Also used
+    when a template edit reaches the occurrences (the refusal names the occurrence)."""
     if _has_registrations(event):
         raise HasAttendees(
-            "People are registered; the event cannot switch between tickets and RSVPs."
+            f"People are registered for '{event.name}' on {event.start:%Y-%m-%d}; it cannot "
+            "switch between tickets and RSVPs."
         )
     if event.requires_ticket:
         ticket_tier_service.ensure_default_tier(event)
@@ -348,15 +348,16 @@ def _apply_fields(event: Event, fields: Mapping[str, Any]) -> None:
         if name == "venue_id":
             event.venue = _venue_of(event.organization, value)
         elif name == "visibility_settings":
-            event.visibility_settings = _merged_visibility_settings(event, value)
+            event.visibility_settings = merged_visibility_settings(event, value)
         elif name == "name" and isinstance(value, str):
             event.name = value.strip()  # a blank name is then refused by full_clean
         else:
             setattr(event, name, value)
 
 
-def _merged_visibility_settings(event: Event, sent: Any) -> dict[str, bool]:
-    """Only the keys sent change; unknown keys or non-boolean values are refused (400)."""
+def merged_visibility_settings(event: Event, sent: Any) -> dict[str, bool]:
+    """Only the keys sent change; unknown keys or non-boolean values are refused (400).
+    The event PATCH and template edits pushed to occurrences both merge this way."""
     defaults = default_visibility_settings()
     if not isinstance(sent, Mapping) or any(
         key not in defaults or not isinstance(value, bool) for key, value in sent.items()

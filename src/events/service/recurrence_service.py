@@ -46,18 +46,14 @@ from django.utils.text import slugify
 
 from common.errors import Conflict, InvalidInput, NotFound
 from common.timezones import get_zone
-from events.errors import HasAttendees
 from events.models import (
     Event,
-    EventRSVP,
     EventSeries,
     Organization,
     RecurrenceRule,
-    Ticket,
     TicketTier,
     Venue,
 )
-from events.models.event import default_visibility_settings
 from events.models.event_series import DEFAULT_GENERATION_WINDOW_WEEKS
 from events.models.recurrence_rule import SCHEDULE_FIELDS
 from events.series_errors import NotAnOccurrence, NotARecurringSeries
@@ -65,7 +61,6 @@ from events.service import (
     event_notifications,
     event_service,
     series_notifications,
-    ticket_tier_service,
     waitlist_service,
     waitlist_settings_service,
 )
@@ -644,7 +639,7 @@ def _apply_template_changes(event: Event, changes: Mapping[str, Any], venue: Ven
         if name == "venue":
             event.venue = venue
         elif name == "visibility_settings":
-            event.visibility_settings = _merged_visibility_settings(event, value)
+            event.visibility_settings = event_service.merged_visibility_settings(event, value)
         elif name == "name" and isinstance(value, str):
             event.name = value.strip()
         else:
@@ -654,39 +649,11 @@ def _apply_template_changes(event: Event, changes: Mapping[str, Any], venue: Ven
     if not changed:
         return
     if "requires_ticket" in changed:
-        _switch_registration_mode(event)
+        event_service.switch_registration_mode(event)
     event.save(update_fields=[*changed, "updated_at"])
     if event.is_template:
         return
     _after_propagated_change(event, changed, old_capacity, was_open=before["waitlist_open"])
-
-
-def _merged_visibility_settings(event: Event, sent: Any) -> dict[str, bool]:
-    """Only the keys sent change; unknown keys or non-boolean values are refused (400)."""
-    defaults = default_visibility_settings()
-    if not isinstance(sent, Mapping) or any(
-        key not in defaults or not isinstance(value, bool) for key, value in sent.items()
-    ):
-        raise InvalidInput(
-            {"visibility_settings": [f"Expected booleans for {sorted(defaults)} only."]}
-        )
-    return {**defaults, **(event.visibility_settings or {}), **sent}
-
-
-def _switch_registration_mode(event: Event) -> None:
-    """As the event PATCH: only while nobody is registered; a ticketed event gets its
-    free "General admission" tier when it has none (its other tiers stay untouched)."""
-    registered = (
-        Ticket.objects.filter(event=event).exists()
-        or EventRSVP.objects.filter(event=event).exists()
-    )
-    if registered:
-        raise HasAttendees(
-            f"People are registered for '{event.name}' on {event.start:%Y-%m-%d}; it cannot "
-            "switch between tickets and RSVPs."
-        )
-    if event.requires_ticket:
-        ticket_tier_service.ensure_default_tier(event)
 
 
 def _after_propagated_change(

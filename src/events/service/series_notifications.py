@@ -24,27 +24,21 @@ import uuid
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Exists, Q
 
 from accounts.models import User
 from events.models import (
-    Blacklist,
     Event,
     EventSeries,
-    EventSeriesFollow,
     Organization,
-    OrganizationFollow,
-    OrganizationMember,
-    OrganizationStaff,
 )
+from events.selectors import audiences
 from events.service import notification_context
 from notifications.models import NotificationType
 from notifications.signals import notification_requested
 
 logger = logging.getLogger("encore.series")
 
-LIVE_MEMBER_STATUSES = (OrganizationMember.Status.ACTIVE, OrganizationMember.Status.PAUSED)
 #: Visibilities whose occurrences the digest announces beyond the owner and staff.
 MEMBER_VISIBILITIES = (Event.Visibility.MEMBERS_ONLY, Event.Visibility.PUBLIC)
 
@@ -97,49 +91,16 @@ def send_series_events_generated(series_id: uuid.UUID, event_ids: Sequence[uuid.
 def digest_audience(series: EventSeries, *, visibility: str, published: bool) -> list[User]:
     """Who gets the digest (module docstring), in one query; `series.organization` loaded."""
     organization = series.organization
-    staff = Q(pk=organization.owner_id) | Q(
-        Exists(OrganizationStaff.objects.filter(organization=organization, user=OuterRef("pk")))
-    )
+    staff = audiences.owner_and_staff(organization)
     audience = staff
     if published and visibility in MEMBER_VISIBILITIES:
-        outsiders = _members(organization)
+        members = audiences.live_members(organization)
+        outsiders = members
         if visibility == Event.Visibility.PUBLIC:
-            followers = _followers(series)
+            followers = audiences.new_event_followers(series.organization_id, series.pk)
             if organization.visibility != Organization.Visibility.PUBLIC:
-                followers &= _members(organization)
+                followers &= members
             outsiders |= followers
-        audience = staff | (outsiders & ~Q(Exists(_blacklist_entries(organization))))
+        blacklisted = Q(Exists(audiences.blacklist_entries(organization)))
+        audience = staff | (outsiders & ~blacklisted)
     return list(User.objects.filter(is_active=True).filter(audience).order_by("pk"))
-
-
-def _members(organization: Organization) -> Q:
-    return Q(
-        Exists(
-            OrganizationMember.objects.filter(
-                organization=organization, user=OuterRef("pk"), status__in=LIVE_MEMBER_STATUSES
-            )
-        )
-    )
-
-
-def _followers(series: EventSeries) -> Q:
-    """Followers of the organisation or of this series who want new events."""
-    org_follow = OrganizationFollow.objects.filter(
-        organization_id=series.organization_id,
-        user=OuterRef("pk"),
-        is_archived=False,
-        notify_new_events=True,
-    )
-    series_follow = EventSeriesFollow.objects.filter(
-        event_series=series, user=OuterRef("pk"), is_archived=False, notify_new_events=True
-    )
-    return Q(Exists(org_follow)) | Q(Exists(series_follow))
-
-
-def _blacklist_entries(organization: Organization) -> QuerySet[Blacklist]:
-    """The organisation's entries matching the outer user by account or e-mail (any case)."""
-    return (
-        Blacklist.objects.filter(organization=organization)
-        .alias(email_ci=Lower("email"))
-        .filter(Q(user=OuterRef("pk")) | Q(email_ci=Lower(OuterRef("email"))))
-    )

@@ -62,10 +62,7 @@ def update_waitlist_settings(event_id: uuid.UUID, data: Mapping[str, Any]) -> Ev
         ]
         if not changed:
             return event
-        if event.event_series_id is not None and not event.is_template:
-            event.is_modified = True
-            changed.append("is_modified")
-        event.save(update_fields=[*changed, "updated_at"])
+        event.save_organiser_edit(changed)
         after_waitlist_settings_change(event, was_open=before["waitlist_open"], changed=changed)
     logger.info("waitlist settings changed", extra={"event_id": str(event.pk), "fields": changed})
     return event

@@ -1,0 +1,73 @@
+"""Who is who to an organisation, as filters on `User` rows: for notification audiences.
+
+Each function returns a condition on the outer `User` (`OuterRef("pk")`), so an audience
+is one query whatever its size, combined with `|`, `&` and `~` by its caller
+(`event_notifications` for `event_open`, `series_notifications` for the digest).
+"""
+
+import uuid
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import Lower
+
+from events.models import (
+    Blacklist,
+    EventSeriesFollow,
+    Organization,
+    OrganizationFollow,
+    OrganizationMember,
+    OrganizationStaff,
+)
+from events.selectors.access import LIVE_MEMBER_STATUSES
+
+
+def live_members(organization: Organization) -> Q:
+    """Active and paused members (a paused membership still hears of events)."""
+    return Q(
+        Exists(
+            OrganizationMember.objects.filter(
+                organization=organization, user=OuterRef("pk"), status__in=LIVE_MEMBER_STATUSES
+            )
+        )
+    )
+
+
+def owner_and_staff(organization: Organization) -> Q:
+    return Q(pk=organization.owner_id) | Q(
+        Exists(OrganizationStaff.objects.filter(organization=organization, user=OuterRef("pk")))
+    )
+
+
+def new_event_followers(organization_id: uuid.UUID, series_id: uuid.UUID | None) -> Q:
+    """Followers of the organisation, or of the series, who want new events (not archived)."""
+    follows = Q(
+        Exists(
+            OrganizationFollow.objects.filter(
+                organization_id=organization_id,
+                user=OuterRef("pk"),
+                is_archived=False,
+                notify_new_events=True,
+            )
+        )
+    )
+    if series_id is not None:
+        follows |= Q(
+            Exists(
+                EventSeriesFollow.objects.filter(
+                    event_series_id=series_id,
+                    user=OuterRef("pk"),
+                    is_archived=False,
+                    notify_new_events=True,
+                )
+            )
+        )
+    return follows
+
+
+def blacklist_entries(organization: Organization) -> QuerySet[Blacklist]:
+    """The organisation's entries matching the outer user by account or e-mail (any case)."""
+    return (
+        Blacklist.objects.filter(organization=organization)
+        .alias(email_ci=Lower("email"))
+        .filter(Q(user=OuterRef("pk")) | Q(email_ci=Lower(OuterRef("email"))))
+    )
