@@ -40,28 +40,16 @@ def owner_and_staff(organization: Organization) -> Q:
 
 def new_event_followers(organization_id: uuid.UUID, series_id: uuid.UUID | None) -> Q:
     """Followers of the organisation, or of the series, who want new events (not archived)."""
-    follows = Q(
-        Exists(
-            OrganizationFollow.objects.filter(
-                organization_id=organization_id,
-                user=OuterRef("pk"),
-                is_archived=False,
-                notify_new_events=True,
-            )
-        )
+    follows = _wanting_new_events(
+        OrganizationFollow.objects.filter(organization_id=organization_id)
     )
     if series_id is not None:
-        follows |= Q(
-            Exists(
-                EventSeriesFollow.objects.filter(
-                    event_series_id=series_id,
-                    user=OuterRef("pk"),
-                    is_archived=False,
-                    notify_new_events=True,
-                )
-            )
-        )
+        follows |= _wanting_new_events(EventSeriesFollow.objects.filter(event_series_id=series_id))
     return follows
+
+
+def _wanting_new_events(follows: QuerySet[OrganizationFollow] | QuerySet[EventSeriesFollow]) -> Q:
+    return Q(Exists(follows.filter(user=OuterRef("pk"), is_archived=False, notify_new_events=True)))
 
 
 def blacklist_entries(organization: Organization) -> QuerySet[Blacklist]:

@@ -346,7 +346,7 @@ def _refuse_unknown_fields(fields: Mapping[str, Any]) -> None:
 def _apply_fields(event: Event, fields: Mapping[str, Any]) -> None:
     for name, value in fields.items():
         if name == "venue_id":
-            event.venue = _venue_of(event.organization, value)
+            event.venue = venue_of(event.organization, value)
         elif name == "visibility_settings":
             event.visibility_settings = merged_visibility_settings(event, value)
         elif name == "name" and isinstance(value, str):
@@ -368,13 +368,16 @@ def merged_visibility_settings(event: Event, sent: Any) -> dict[str, bool]:
     return {**defaults, **(event.visibility_settings or {}), **sent}
 
 
-def _venue_of(organization: Organization, venue_id: uuid.UUID | None) -> Venue | None:
-    """The organisation's venue; another organisation's id is as unknown as a random one."""
+def venue_of(
+    organization: Organization, venue_id: uuid.UUID | None, *, field: str = "venue_id"
+) -> Venue | None:
+    """The organisation's venue; another organisation's id is as unknown as a random one
+    (400 on `field`, the name the caller's body uses)."""
     if venue_id is None:
         return None
     venue = Venue.objects.filter(pk=venue_id, organization=organization).first()
     if venue is None:
-        raise ValidationError({"venue_id": ["No venue with this id in this organisation."]})
+        raise InvalidInput({field: ["No venue with this id in this organisation."]})
     return venue
 
 

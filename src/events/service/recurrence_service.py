@@ -605,13 +605,7 @@ def _check_template_changes(changes: Mapping[str, Any], propagate: str) -> None:
 
 def _resolve_venue(organization: Organization, changes: Mapping[str, Any]) -> Venue | None:
     """The organisation's venue for a `venue` change (an id, or None to clear it)."""
-    venue_id = changes.get("venue")
-    if venue_id is None:
-        return None
-    venue = Venue.objects.filter(pk=venue_id, organization=organization).first()
-    if venue is None:
-        raise InvalidInput({"venue": ["No venue with this id in this organisation."]})
-    return venue
+    return event_service.venue_of(organization, changes.get("venue"), field="venue")
 
 
 def _propagation_targets(
