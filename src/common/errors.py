@@ -71,7 +71,6 @@ class Busy(EncoreError):
     retry_after_seconds = 2
 
 
-
 class Throttled(EncoreError):
     """Too many attempts from this client or on this account: 429 with Retry-After."""
 
@@ -82,6 +81,7 @@ class Throttled(EncoreError):
     def __init__(self, retry_after_seconds: int, detail: str | None = None) -> None:
         super().__init__(detail)
         self.retry_after_seconds = max(int(retry_after_seconds), 1)
+
 
 M = TypeVar("M", bound=Model)
 

@@ -123,11 +123,11 @@ def test_a_new_address_gets_no_notice_and_its_account_works(anon):
 
 def test_a_taken_address_is_hashed_like_a_new_one(anon, monkeypatch):
     """Equal work: the password is hashed once in both cases (no timing oracle)."""
-    import django.contrib.auth.base_user as base_user
+    from django.contrib.auth import base_user
 
     make_user("taken@example.com")
     hashed: list[str] = []
-    real = base_user.make_password
+    real = base_user.make_password  # type: ignore[attr-defined]
 
     def counting(raw, *args, **kwargs):
         hashed.append(raw)

@@ -1,6 +1,7 @@
 """The client's address: REMOTE_ADDR unless trusted proxies vouch for another."""
 
 import pytest
+from django.http import HttpRequest
 from django.test import RequestFactory
 from ninja.throttling import AnonRateThrottle as NinjaAnonThrottle
 from ninja_extra.throttling import AnonRateThrottle as ExtraAnonThrottle
@@ -9,11 +10,11 @@ from common.api import WriteThrottle
 from common.client_ip import client_ip, limit_key
 
 
-def request(remote_addr: str = "192.0.2.1", xff: str | None = None):
-    meta = {"REMOTE_ADDR": remote_addr}
+def request(remote_addr: str = "192.0.2.1", xff: str | None = None) -> HttpRequest:
+    made = RequestFactory().get("/", REMOTE_ADDR=remote_addr)
     if xff is not None:
-        meta["HTTP_X_FORWARDED_FOR"] = xff
-    return RequestFactory().get("/", **meta)
+        made.META["HTTP_X_FORWARDED_FOR"] = xff
+    return made
 
 
 def test_without_trusted_proxies_x_forwarded_for_is_ignored(settings):
