@@ -116,29 +116,33 @@ def release(users: Sequence[User]) -> list[uuid.UUID]:
 
 @transaction.atomic
 def release_at_event(event_id: uuid.UUID, users: Sequence[User]) -> None:
-    """One event, one transaction, the global lock order: Event → tiers → tickets, RSVPs,
-    offers → queue rows. A paid ticket seen under the lock (paid since `check`) refuses."""
+    """One event, one transaction, the global lock order for all `users` together: the
+    Event row, the tiers of their tickets (pk order), their tickets (pk order), their
+    RSVPs (pk order), then each one's offer before their queue row. A ticket found paid
+    under the lock (paid since `check`) refuses the deletion."""
     try:
         event = lock_event(event_id)
     except Event.DoesNotExist:
         return  # deleted meanwhile: its rows went with it
-    for user in users:
-        _release_tickets(event, user)
-        rsvp = EventRSVP.objects.filter(event=event, user=user).values_list("pk", flat=True)
-        for rsvp_id in rsvp:
-            EventManager(user, event).delete_rsvp(rsvp_id)
-        waitlist_service.leave_waitlist(user, event)
+    by_id = {user.pk: user for user in users}
+    _release_tickets(event, by_id)
+    rsvps = EventRSVP.objects.filter(event=event, user_id__in=by_id).order_by("pk")
+    for rsvp_id, user_id in rsvps.values_list("pk", "user_id"):
+        EventManager(by_id[user_id], event).delete_rsvp(rsvp_id)
+    for user_id in sorted(by_id):
+        waitlist_service.leave_waitlist(by_id[user_id], event)
 
 
-def _release_tickets(event: Event, user: User) -> None:
-    live = Ticket.objects.filter(LIVE, event=event, user=user)
+def _release_tickets(event: Event, users: dict[uuid.UUID, User]) -> None:
+    live = Ticket.objects.filter(LIVE, event=event, user_id__in=users)
     tier_ids = set(live.values_list("tier_id", flat=True))
     if not tier_ids:
         return
     lock_tiers(event, tier_ids)
     tickets = list(live.select_for_update(of=("self",)).order_by("pk"))
-    if live.filter(paid_tickets()).exists():
-        check([user])  # raises HasPaidTickets with the full explanation
+    paid_holder = live.filter(paid_tickets()).values_list("user_id", flat=True).first()
+    if paid_holder is not None:
+        check([users[paid_holder]])  # raises HasPaidTickets with the full explanation
     cancellation_service.release_tickets(
         event, tickets, Ticket.CancellationReason.USER, timezone.now(), notify_holders=False
     )

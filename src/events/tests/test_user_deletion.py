@@ -458,20 +458,27 @@ def test_a_deletion_that_failed_half_way_is_finished_by_a_retry(
 
 # -- locks (PostgreSQL) -------------------------------------------------------------------------
 @pytest.mark.postgres
-def test_each_event_is_released_under_its_lock_taken_first():
-    event, tier, holders = active_ticketed_event(capacity=2, sold=1)
-    holder = holders[0]
-    queue_in_order(event, 1)
+def test_each_event_is_released_under_its_lock_taken_first_then_all_tiers_then_tickets():
+    event, first_tier, holders = active_ticketed_event(capacity=5, sold=1)
+    second_tier = make_tier(event, payment_method=TicketTier.PaymentMethod.FREE)
+    other_holder = make_user()
+    buy(event, second_tier, other_holder)
     offered = make_user()
-    give_offer(event, offered)
     EventWaitList.objects.create(event=event, user=offered)
+    give_offer(event, offered)
 
     with CaptureQueriesContext(connection) as queries:
-        user_deletion.delete_users([holder, offered])
+        user_deletion.delete_users([holders[0], other_holder, offered])
 
     locks = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
     tables = [sql.split(" FROM ", 1)[1].split()[0].strip('"') for sql in locks]
+    tiers, tickets = TicketTier._meta.db_table, Ticket._meta.db_table
     assert tables[0] == Event._meta.db_table, tables
-    assert tables.index(TicketTier._meta.db_table) < tables.index(Ticket._meta.db_table), tables
-    assert not Ticket.objects.filter(tier=tier).exists()
-    assert WaitlistOffer.objects.filter(event=event, status=Status.PENDING).count() == 0
+    assert tables.count(tiers) == 1, tables  # both users' tiers in one pk-ordered lock
+    assert tables.index(tiers) < tables.index(tickets), tables
+    assert not Ticket.objects.filter(event=event).exists()
+    assert not WaitlistOffer.objects.filter(event=event, status=Status.PENDING).exists()
+    assert_counters_true(event)
+    assert {first_tier.pk, second_tier.pk} == set(
+        TicketTier.objects.filter(event=event, quantity_sold=0).values_list("pk", flat=True)
+    )
