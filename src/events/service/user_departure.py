@@ -18,6 +18,8 @@ phantom seat). So before the rows go:
   delete_rsvp`) and leaves the waitlist (`waitlist_service.leave_waitlist`: a held offer
   expires first). Each of those moves its counters under the lock and enqueues a
   processing pass on commit when a seat was freed, as on every other freeing path.
+  Blacklist entries naming a user become e-mail entries first, so a ban outlives the
+  account (a re-registration with the same address is still refused).
 
 Outside a surrounding transaction each event commits on its own; a visit finds nothing
 left to do at an event already released, so an interrupted deletion is simply retried.
@@ -34,7 +36,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from events.departure_errors import HasPaidTickets, OwnsOrganizations
-from events.models import Event, EventRSVP, EventWaitList, Organization, Ticket, WaitlistOffer
+from events.models import (
+    Blacklist,
+    Event,
+    EventRSVP,
+    EventWaitList,
+    Organization,
+    Ticket,
+    WaitlistOffer,
+)
 from events.service import cancellation_service, waitlist_service
 from events.service.event_manager.manager import EventManager
 from events.service.locks import lock_event, lock_tiers
@@ -83,6 +93,17 @@ def _listing(noun: str, names: Sequence[str]) -> str:
 
 
 # -- releasing --------------------------------------------------------------------------
+def keep_bans(users: Sequence[User]) -> int:
+    """A blacklist entry naming the user would cascade away with them, and the person
+    could register again with the same address, unbanned: keep it as an e-mail entry."""
+    kept = 0
+    for user in users:
+        kept += Blacklist.objects.filter(user=user).update(
+            user=None, email=user.email.lower(), updated_at=timezone.now()
+        )
+    return kept
+
+
 def events_held_by(user_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
     """Every event where one of the users holds something to release, in pk (lock) order."""
     held: set[uuid.UUID] = set()
@@ -103,6 +124,7 @@ def events_held_by(user_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
 
 def release(users: Sequence[User]) -> list[uuid.UUID]:
     """Release what `users` hold, event by event in pk order; returns the events visited."""
+    keep_bans(users)
     event_ids = events_held_by([user.pk for user in users])
     for event_id in event_ids:
         release_at_event(event_id, users)

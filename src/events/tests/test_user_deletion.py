@@ -27,6 +27,7 @@ from events.models import Event, EventRSVP, EventWaitList, Ticket, TicketTier, W
 from events.selectors import waitlist as waitlist_selectors
 from events.service import user_departure
 from events.service.event_manager.manager import EventManager
+from events.tests.attendance_builders import blacklist
 from events.tests.event_admin_support import snapshot
 from events.tests.factories import make_org, make_tier
 from events.tests.ticket_helpers import assert_counters_true, buy
@@ -196,6 +197,20 @@ class TestAdminDeletesAnAttendee:
         assert waitlist_selectors.queue_position(event.pk, first.pk, now) == 1
         assert waitlist_selectors.queue_position(event.pk, third.pk, now) == 2
         assert reload(event).attendee_count == 1
+
+    def test_a_ban_outlives_the_account(self, operator_client):
+        """A blacklist entry naming the user cascades otherwise: the same address would
+        register again, unbanned."""
+        event = active_event(capacity=5)
+        banned = make_user("banned@example.com")
+        blacklist(event.organization, user=banned)
+
+        admin_delete(operator_client, banned)
+
+        assert not exists(banned)
+        again = make_user("banned@example.com")
+        eligibility = EventManager(again, event).check_eligibility()
+        assert (eligibility.allowed, eligibility.reason_code) == (False, "blacklisted")
 
     def test_a_user_holding_nothing_is_deleted_as_before(self, operator_client):
         nobody = make_user()
