@@ -429,6 +429,16 @@ class TestDirectDelete:
         assert reload(other).attendee_count == 0
         assert offered_ids(event) == {person.pk for person in waiting}
 
+    def test_a_bare_delete_keeps_the_ban_too(self):
+        event = active_event(capacity=5)
+        banned = make_user("banned-too@example.com")
+        blacklist(event.organization, user=banned)
+
+        banned.delete()
+
+        again = make_user("banned-too@example.com")
+        assert EventManager(again, event).check_eligibility().reason_code == "blacklisted"
+
     def test_a_bare_delete_of_a_paid_ticket_holder_is_refused_too(self):
         event, _, _ = active_ticketed_event(capacity=5)
         holder = make_user()
