@@ -5,7 +5,7 @@ here all cascade with the user, but a cascade frees nothing: `attendee_count` an
 tiers' `quantity_sold` would keep counting the seat and no waitlist pass would run (a
 phantom seat). So before the rows go:
 
-- `refusal_for(users)` reads whether any user may not go: an owner of an organisation
+- `check(users)` raises when a user may not go: an owner of an organisation
   (`Organization.owner` is PROTECT), or a holder of a *paid ticket*: not cancelled, of a
   tier with a price above 0, `paid_at` set (payment confirmed, box office), for an event
   that has not ended. That money is owed back or still to be used; staff refund or
@@ -49,7 +49,7 @@ from events.service import cancellation_service, waitlist_service
 from events.service.event_manager.manager import EventManager
 from events.service.locks import lock_event, lock_tiers
 
-logger = logging.getLogger("encore.accounts")
+logger = logging.getLogger("encore.events")
 
 LIVE = ~Q(status=Ticket.Status.CANCELLED)
 
@@ -67,22 +67,25 @@ def check(users: Sequence[User]) -> None:
     for user in users:
         owned = list(Organization.objects.filter(owner=user).values_list("name", flat=True))
         if owned:
+            them = "it" if len(owned) == 1 else "them"
             raise OwnsOrganizations(
-                f"{user.email} owns {_listing('organisation', owned)}. Give "
-                f"{'it' if len(owned) == 1 else 'them'} another owner (Organisations in this "
-                "admin) or delete it first, then delete the user.",
+                f"{user.email} owns {_listing('organisation', owned)}. Give {them} another "
+                f"owner (Organisations in this admin) or delete {them} first, then delete "
+                "the user.",
                 extra={"organizations": owned},
             )
-        paid = Ticket.objects.filter(paid_tickets(), user=user)
-        events = list(paid.order_by("event__start").values_list("event__name", flat=True))
-        if events:
+        paid = list(
+            Ticket.objects.filter(paid_tickets(), user=user).values_list("event__name", flat=True)
+        )
+        if paid:
+            them = "it" if len(paid) == 1 else "them"
+            events = sorted(set(paid))
             raise HasPaidTickets(
-                f"{user.email} holds {len(events)} paid ticket{'s' if len(events) > 1 else ''} "
-                f"for {_listing('event', sorted(set(events)))} that "
-                f"{'has' if len(set(events)) == 1 else 'have'} not ended. Refund (offline "
-                "refund) or cancel them first in the event's ticket administration, then "
-                "delete the user.",
-                extra={"paid_tickets": len(events)},
+                f"{user.email} holds {len(paid)} paid ticket{'s' if len(paid) > 1 else ''} "
+                f"for {_listing('event', events)} not over yet. Refund {them} (offline "
+                f"refund) or cancel {them} in the event's ticket administration first, "
+                "then delete the user.",
+                extra={"paid_tickets": len(paid)},
             )
 
 
