@@ -126,7 +126,7 @@ def test_no_resend_after_the_offer_was_claimed(
 def test_no_resend_after_the_offer_lapsed(
     smtp: SmtpServer, queued: list[str], django_capture_on_commit_callbacks: Any
 ) -> None:
-    offer, delivery = announce_during_outage(smtp, queued, django_capture_on_commit_callbacks)
+    offer, _ = announce_during_outage(smtp, queued, django_capture_on_commit_callbacks)
     minutes_to_lapse = int((offer.expires_at - T0).total_seconds() // 60)
 
     assert redispatch_at(minutes_to_lapse + 1, queued) == []

@@ -236,7 +236,9 @@ class TestWorkerLostMidSend:
         with time_machine.travel(self.T0 - timedelta(minutes=11), tick=False):
             notification = make_notification(user, notification_type)
             notification.expires_at = (
-                self.T0 + timedelta(hours=1) if notification_type == "waitlist_spot_available" else None
+                self.T0 + timedelta(hours=1)
+                if notification_type == "waitlist_spot_available"
+                else None
             )
             notification.save(update_fields=["expires_at"])
             return make_delivery(notification, "email", status=Status.SENDING, attempts=1)
