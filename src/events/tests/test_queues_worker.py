@@ -11,6 +11,7 @@ offer's own e-mail hangs too, on a `critical` thread, which is why the critical 
 runs several threads: a hung send holds one thread for at most EMAIL_TIMEOUT per attempt.
 """
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable
@@ -94,7 +95,7 @@ def test_a_hung_smtp_server_does_not_delay_offers_on_another_event(
 
         waitlist_service.enqueue_waitlist_processing(event.pk)  # the first member's offer
         wait_for(holds_offer(event, members[0]), timeout=30)
-        for holder, successor in zip(members, members[1:], strict=False):
+        for holder, successor in itertools.pairwise(members):
             waitlist_service.leave_waitlist(holder, event)
             timings.append(wait_for(holds_offer(event, successor), timeout=30))
 
