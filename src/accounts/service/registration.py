@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from common import outbox
 from common.timezones import validate_timezone
 
 logger = logging.getLogger("encore.accounts")
@@ -113,13 +114,11 @@ def _insert(candidate: User) -> bool:
 
 
 def _tell_owner(email: str) -> None:
-    """Hand the notice to a task; a broker outage is logged, the answer stays the same."""
+    """Hand the notice to a task; with the broker down it waits in the outbox
+    (`common.outbox`) and the answer stays the same."""
     from accounts.tasks import send_registration_notice_task
 
-    try:
-        send_registration_notice_task.delay(email)
-    except Exception:  # the broker is down: the answer must not differ for it
-        logger.exception("registration notice could not be enqueued")
+    outbox.enqueue(send_registration_notice_task, email)
 
 
 def _notice_key(email: str) -> str:
