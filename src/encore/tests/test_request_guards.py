@@ -171,3 +171,49 @@ def test_wrong_method_on_a_known_route_is_a_json_405_with_allow() -> None:
     response = Client().delete("/api/auth/register")
     _assert_error(response, 405, "method_not_allowed")
     assert "POST" in response["Allow"]
+
+
+# -- datetimes (common.http.fields.Instant) ----------------------------------------------
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "value",
+    ["2026-01-01T00:00:00+20:00", "2026-01-01T00:00:00-16:00", "0001-01-01T00:00:00+01:00"],
+)
+def test_public_events_filter_with_an_unstorable_datetime_is_400_invalid(value: str) -> None:
+    make_event()
+    response = Client().get("/api/events", {"start_after": value})
+    body = _assert_error(response, 400, "invalid")
+    assert "start_after" in body["errors"]
+
+
+@pytest.mark.django_db
+def test_public_events_filter_takes_the_extreme_offsets_and_naive_times() -> None:
+    make_event()
+    for value in ("2026-01-01T00:00:00+15:59", "2026-01-01T00:00:00-15:59", "2026-01-01T00:00"):
+        response = Client().get("/api/events", {"start_after": value})
+        assert response.status_code == 200, (value, response.content)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "value",
+    ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "2026-06-01T10:00:00+16:00"],
+)
+def test_cancel_occurrence_outside_the_storable_range_is_400_and_cancels_nothing(
+    value: str,
+) -> None:
+    from events.models import EventSeries
+    from events.tests.recurrence_builders import make_series
+
+    series = make_series()
+    owner = series.organization.owner
+    path = (
+        f"/api/organization-admin/{series.organization.slug}/event-series/{series.pk}"
+        "/cancel-occurrence"
+    )
+    response = Client(headers=_auth(owner)).post(
+        path, json.dumps({"occurrence_date": value}), content_type=JSON
+    )
+    body = _assert_error(response, 400, "invalid")
+    assert "occurrence_date" in body["errors"]
+    assert EventSeries.objects.get(pk=series.pk).exdates == []
