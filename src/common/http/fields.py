@@ -7,17 +7,12 @@ the database (a 500) and `9999-12-31T23:59-01:00` overflowed on `astimezone`. A 
 outside either bound is refused with the error type `datetime_out_of_range`, which
 `common.api` answers as 400 `invalid` (api.md "Hardening"), not as a 422 schema error.
 `src/encore/tests/test_input_types.py` fails for any input datetime declared without it.
-
-`Omittable[T]` is a field a body may leave out but may not set to `null` (a PATCH of a
-column that cannot be empty): left out it is `None` and not in `model_fields_set`, an
-explicit `null` is a 422, and the OpenAPI schema shows the plain type, without `null`.
 """
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 from pydantic import AfterValidator, AwareDatetime
-from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 #: PostgreSQL's bound for a `timestamptz` literal's offset.
@@ -53,15 +48,3 @@ def assume_utc(value: datetime) -> datetime:
 Instant = Annotated[AwareDatetime, AfterValidator(check_storable)]
 #: The same for query filters, where a time without an offset is read as UTC.
 LenientInstant = Annotated[datetime, AfterValidator(assume_utc), AfterValidator(check_storable)]
-
-T = TypeVar("T")
-
-
-def _refuse_null(value: T | None) -> T:
-    if value is None:
-        raise ValueError("This field cannot be null; leave it out to keep its value.")
-    return value
-
-
-#: Optional in the body, never `null` (defaults are not validated, so only a sent null fails).
-Omittable = Annotated[T | SkipJsonSchema[None], AfterValidator(_refuse_null)]

@@ -217,3 +217,52 @@ def test_cancel_occurrence_outside_the_storable_range_is_400_and_cancels_nothing
     body = _assert_error(response, 400, "invalid")
     assert "occurrence_date" in body["errors"]
     assert EventSeries.objects.get(pk=series.pk).exdates == []
+
+
+# -- null for a field that cannot be empty (common.models.TimeStampedModel.clean_fields) --
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("route", "field"),
+    [
+        ("event", "description"),
+        ("tier", "description"),
+        ("organization", "description"),
+        ("template", "description"),
+        ("venue", "address"),
+    ],
+)
+def test_null_for_a_blank_but_not_null_column_is_400_invalid_and_changes_nothing(
+    route: str, field: str
+) -> None:
+    from events.models import Venue
+    from events.tests.factories import make_tier
+    from events.tests.recurrence_builders import make_series, template_of
+
+    series = make_series()
+    org = series.organization
+    event = make_event(org, description="Keep me")
+    targets: dict[str, tuple[str, Any]] = {
+        "event": (f"/api/event-admin/{event.pk}", event),
+        "tier": (
+            f"/api/event-admin/{event.pk}/ticket-tiers/{{pk}}",
+            make_tier(event, description="Keep me"),
+        ),
+        "organization": (f"/api/organization-admin/{org.slug}", org),
+        "template": (
+            f"/api/organization-admin/{org.slug}/event-series/{series.pk}/template",
+            template_of(series),
+        ),
+        "venue": (
+            f"/api/organization-admin/{org.slug}/venues/{{pk}}",
+            Venue.objects.create(organization=org, name="Hall", capacity=5, address="Keep me"),
+        ),
+    }
+    path, target = targets[route]
+    type(target).objects.filter(pk=target.pk).update(**{field: "Keep me"})
+    response = Client(headers=_auth(org.owner)).patch(
+        path.format(pk=target.pk), json.dumps({field: None}), content_type=JSON
+    )
+    body = _assert_error(response, 400, "invalid")
+    assert field in body["errors"]
+    target.refresh_from_db()
+    assert getattr(target, field) == "Keep me"
