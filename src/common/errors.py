@@ -83,6 +83,15 @@ class Throttled(EncoreError):
         self.retry_after_seconds = max(int(retry_after_seconds), 1)
 
 
+class Unavailable(EncoreError):
+    """The database cannot be reached: nothing was done, the client should retry later."""
+
+    status_code = 503
+    default_code = "unavailable"
+    default_detail = "The service is unavailable; please retry shortly."
+    retry_after_seconds = 5
+
+
 M = TypeVar("M", bound=Model)
 
 
