@@ -10,3 +10,5 @@ from .celery import *  # noqa: F403
 from .database import *  # noqa: F403
 from .email import *  # noqa: F403
 from .notifications import *  # noqa: F403
+from .observability import *  # noqa: F403
+from .security import *  # noqa: F403

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common import metrics
 from notifications.channels import (
     ChannelUnavailable,
     PermanentDeliveryError,
@@ -142,6 +143,7 @@ def _record(delivery: NotificationDelivery, status: str, *, error: str = "") -> 
         sent_at=now if status == Status.SENT else None,
         updated_at=now,
     )
+    metrics.NOTIFICATION_DELIVERIES.labels(channel=delivery.channel, outcome=status).inc()
     log = logger.info if status == Status.SENT else logger.warning
     log(
         "notification delivery %s",
