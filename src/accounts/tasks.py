@@ -2,8 +2,16 @@
 
 from celery import shared_task
 
+#: SMTP has its own timeout (EMAIL_TIMEOUT); these stop a send that still hangs (prefork).
+MAIL_SOFT_TIME_LIMIT = 45
+MAIL_TIME_LIMIT = 60
 
-@shared_task(name="accounts.send_password_reset")
+
+@shared_task(
+    name="accounts.send_password_reset",
+    soft_time_limit=MAIL_SOFT_TIME_LIMIT,
+    time_limit=MAIL_TIME_LIMIT,
+)
 def send_password_reset_task(email: str) -> bool:
     """Look the address up and mail a reset link if it belongs to an active account."""
     from accounts.service import password_reset

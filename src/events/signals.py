@@ -1,4 +1,5 @@
-"""Model signals of the events app. Only one: a queue entry leaving takes its offer along.
+"""Signal receivers of the events app: a queue entry leaving takes its offer along; an
+offer notification is wanted only while its offer is live.
 
 Queue rows are deleted from many places (leave, admin delete, a registration, ad-hoc ORM
 filters); the offer that entry held must not keep a seat reserved for nobody. The
@@ -15,6 +16,8 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 from events.models import EventWaitList
+from notifications.models import NotificationType
+from notifications.signals import notification_still_wanted
 
 
 @receiver(post_delete, sender=EventWaitList, dispatch_uid="handle_waitlist_entry_deleted")
@@ -24,3 +27,18 @@ def handle_waitlist_entry_deleted(
     from events.service import waitlist_service
 
     waitlist_service.revoke_offer_of_removed_entry(instance.event_id, instance.user_id)
+
+
+@receiver(notification_still_wanted, dispatch_uid="offer_notification_still_wanted")
+def offer_notification_still_wanted(
+    sender: Any, *, notification_type: str, context: dict[str, Any], **_: Any
+) -> bool | None:
+    """A WAITLIST_SPOT_AVAILABLE is worth (re)sending only while its offer is live; other
+    types are not this app's to judge (None)."""
+    if notification_type != NotificationType.WAITLIST_SPOT_AVAILABLE:
+        return None
+    from django.utils import timezone
+
+    from events.service import waitlist_notifications
+
+    return waitlist_notifications.offer_still_live(context.get("offer_id"), timezone.now())

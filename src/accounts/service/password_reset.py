@@ -23,6 +23,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from accounts.errors import InvalidResetToken
 from accounts.models import User
 from accounts.service import tokens
+from common import outbox
 
 logger = logging.getLogger("encore.accounts")
 
@@ -32,13 +33,11 @@ SUBJECT = "Reset your Encore password"
 def request_password_reset(email: str) -> None:
     """Hand the address to a task, whatever it is: the request does the same work and
     takes the same time for every address, so neither its answer nor its duration tells
-    a stranger which addresses are registered. A broker outage is logged, not raised."""
+    a stranger which addresses are registered. With the broker down the request is kept
+    in the outbox and the mail goes out once the broker is back (`common.outbox`)."""
     from accounts.tasks import send_password_reset_task
 
-    try:
-        send_password_reset_task.delay(email.strip())
-    except Exception:  # the broker is down: the person can ask again
-        logger.exception("password reset could not be enqueued")
+    outbox.enqueue(send_password_reset_task, email.strip())
 
 
 def send_password_reset(email: str) -> bool:
