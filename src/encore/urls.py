@@ -4,6 +4,9 @@ from django.urls import path
 from encore import health, monitoring
 from encore.api import api
 
+#: JSON under /api (503 `unavailable` when the database is down), Django's page elsewhere.
+handler500 = "common.http.responses.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),

@@ -12,3 +12,4 @@ from .email import *  # noqa: F403
 from .notifications import *  # noqa: F403
 from .observability import *  # noqa: F403
 from .security import *  # noqa: F403
+from .request_limits import *  # noqa: F403
