@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from accounts.admin_login import limit_admin_login
 from accounts.models import User
 
 
@@ -21,3 +22,6 @@ class UserAdmin(BaseUserAdmin):
         ),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+
+
+limit_admin_login(admin.site)

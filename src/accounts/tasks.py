@@ -17,3 +17,11 @@ def send_password_reset_task(email: str) -> bool:
     from accounts.service import password_reset
 
     return password_reset.send_password_reset(email)
+
+
+@shared_task(name="accounts.send_registration_notice")
+def send_registration_notice_task(email: str) -> bool:
+    """Tell the owner of a taken address that someone tried to register with it."""
+    from accounts.service import registration
+
+    return registration.send_registration_notice(email)

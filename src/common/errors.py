@@ -80,6 +80,18 @@ class Unavailable(EncoreError):
     retry_after_seconds = 5
 
 
+class Throttled(EncoreError):
+    """Too many attempts from this client or on this account: 429 with Retry-After."""
+
+    status_code = 429
+    default_code = "throttled"
+    default_detail = "Too many attempts; please try again later."
+
+    def __init__(self, retry_after_seconds: int, detail: str | None = None) -> None:
+        super().__init__(detail)
+        self.retry_after_seconds = max(int(retry_after_seconds), 1)
+
+
 M = TypeVar("M", bound=Model)
 
 

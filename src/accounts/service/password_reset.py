@@ -22,7 +22,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts.errors import InvalidResetToken
 from accounts.models import User
-from accounts.service import tokens
+from accounts.service import login_limits, tokens
 from common import outbox
 
 logger = logging.getLogger("encore.accounts")
@@ -59,7 +59,8 @@ def send_password_reset(email: str) -> bool:
 
 
 def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
-    """Set the new password and end every session of the account (its refresh tokens)."""
+    """Set the new password, end every session of the account (its refresh tokens) and
+    clear its failed log-ins (login_limits)."""
     user = _user_for_token(uid, token)
     try:
         validate_password(password, user=user)
@@ -69,6 +70,7 @@ def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
         user.set_password(password)
         user.save(update_fields=["password", "updated_at"])
         tokens.revoke_all_refresh_tokens(user)
+    login_limits.forget_account_failures(user.email)
     return user
 
 

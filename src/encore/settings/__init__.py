@@ -13,3 +13,4 @@ from .notifications import *  # noqa: F403
 from .observability import *  # noqa: F403
 from .security import *  # noqa: F403
 from .request_limits import *  # noqa: F403
+from .throttling import *  # noqa: F403
