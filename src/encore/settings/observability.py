@@ -67,5 +67,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expire_seconds": 60},
     }
 }
+# DatabaseScheduler writes `last_run_at` back only every 3 minutes by default, so a
+# freshly started stack stayed unready for ~3 minutes (found by the stack test): write
+# it back after every task sent (a handful of small UPDATEs a minute).
+CELERY_BEAT_SYNC_EVERY = 1
 HEALTH_BEAT_MAX_AGE_MINUTES = env_int("HEALTH_BEAT_MAX_AGE_MINUTES", 10)
 HEALTH_CHECK_TIMEOUT_SECONDS = env_int("HEALTH_CHECK_TIMEOUT_SECONDS", 3)
