@@ -16,6 +16,9 @@ import pytest
 
 from .support import PG_BIN, Logs, Postgres, Redis, Smtp, Stack
 
+#: A fresh stack must be ready (database, broker, cache, beat heartbeat) within this.
+READY_SECONDS = 90
+
 
 @dataclass
 class Running:
@@ -28,7 +31,9 @@ class Running:
 
 
 def require_binaries() -> None:
-    missing = [p for p in (str(PG_BIN / "initdb"), "redis-server", "runuser") if not shutil.which(p)]
+    missing = [
+        p for p in (str(PG_BIN / "initdb"), "redis-server", "runuser") if not shutil.which(p)
+    ]
     if missing:
         pytest.skip(f"the stack test needs {', '.join(missing)}")
 
@@ -59,10 +64,13 @@ def running(logs: Logs) -> Iterator[Running]:
         smtp.start()
         stack = Stack(logs, postgres.url(), redis, smtp, var_dir)
         stack.prepare()
-        data = stack.script("encore.tests.stack.scenario")
         cleanup.callback(stack.stop)
+        stack.start(only=["beat"])  # its first heartbeat is a minute away: start it first
+        data = stack.script("encore.tests.stack.scenario")
         stack.start()
+        stack.wait_ready(timeout=READY_SECONDS)
         yield Running(logs, postgres, redis, smtp, stack, data)
+
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:

@@ -47,7 +47,9 @@ def build() -> dict[str, Any]:
     tag = uuid.uuid4().hex[:6]
     now = timezone.now()
     with transaction.atomic():
-        race = _event(tag, "race", RACE_ATTENDEES + RACE_SEATS, waitlist_cutoff_date=now - timedelta(hours=1))
+        race = _event(
+            tag, "race", RACE_ATTENDEES + RACE_SEATS, waitlist_cutoff_date=now - timedelta(hours=1)
+        )
         seat(race, users(RACE_ATTENDEES, f"{tag}-race-seated"))
         racers = users(RACERS, f"{tag}-racer")
         queue(race, racers)

@@ -40,7 +40,11 @@ def offers(event: Event, holders: Sequence[User], expires_at: datetime, *, cutof
     WaitlistOffer.objects.bulk_create(
         [
             WaitlistOffer(
-                event=event, user=u, expires_at=expires_at, batch_id=batch_id, is_cutoff_batch=cutoff
+                event=event,
+                user=u,
+                expires_at=expires_at,
+                batch_id=batch_id,
+                is_cutoff_batch=cutoff,
             )
             for u in holders
         ]

@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -89,7 +90,9 @@ def wait_until(
         if time.monotonic() >= deadline:
             break
         time.sleep(interval)
-    raise StackError(f"{what}: not within {timeout:.0f} s" + (f" (last error: {last!r})" if last else ""))
+    raise StackError(
+        f"{what}: not within {timeout:.0f} s" + (f" (last error: {last!r})" if last else "")
+    )
 
 
 def port_open(port: int) -> bool:
@@ -133,7 +136,7 @@ class Process:
         handle = self.log.open("ab")
         handle.write(f"\n===== start: {' '.join(self.command)}\n".encode())
         handle.flush()
-        self.popen = subprocess.Popen(  # noqa: S603 (our own commands)
+        self.popen = subprocess.Popen(
             list(self.command),
             cwd=self.cwd,
             env=self.env,
@@ -168,9 +171,11 @@ class Process:
             os.killpg(self.popen.pid, sig)
 
 
-def run(command: Sequence[str], *, timeout: float, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+def run(
+    command: Sequence[str], *, timeout: float, **kwargs: Any
+) -> subprocess.CompletedProcess[str]:
     """A short command that must succeed; its output is in the error if it does not."""
-    done = subprocess.run(  # noqa: S603 (our own commands)
+    done = subprocess.run(
         list(command), capture_output=True, text=True, timeout=timeout, check=False, **kwargs
     )
     if done.returncode != 0:
@@ -237,7 +242,17 @@ class Postgres:
             return
         run(
             _as_postgres(
-                [str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop"]
+                [
+                    str(PG_BIN / "pg_ctl"),
+                    "-D",
+                    str(self.data),
+                    "-m",
+                    "fast",
+                    "-w",
+                    "-t",
+                    "60",
+                    "stop",
+                ]
             ),
             timeout=90,
         )
@@ -253,7 +268,7 @@ class Postgres:
         import psycopg
 
         with psycopg.connect(self.url(), connect_timeout=5, autocommit=True) as conn:
-            return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, params).fetchall()
 
     def destroy(self) -> None:
         with contextlib.suppress(StackError, subprocess.TimeoutExpired):
@@ -387,12 +402,24 @@ class Smtp:
 
 # -- the Encore stack ---------------------------------------------------------------------------
 #: The production server's command line, exactly as docs/operations.md gives it (from src/).
-def web_command(port: int) -> list[str]:
-    return [PYTHON, "-m", "gunicorn", "-c", "python:encore.gunicorn", "--bind", f"{HOST}:{port}", "encore.wsgi"]
+def web_command() -> list[str]:
+    return [PYTHON, "-m", "gunicorn", "-c", "python:encore.gunicorn", "encore.wsgi"]
 
 
 def worker_command(queue: str) -> list[str]:
-    return [PYTHON, "-m", "celery", "-A", "encore", "worker", "-Q", queue, "-n", f"{queue}@%h", "--loglevel=INFO"]
+    return [
+        PYTHON,
+        "-m",
+        "celery",
+        "-A",
+        "encore",
+        "worker",
+        "-Q",
+        queue,
+        "-n",
+        f"{queue}@%h",
+        "--loglevel=INFO",
+    ]
 
 
 def beat_command() -> list[str]:
@@ -411,6 +438,10 @@ class Stack:
     web_port: int = field(default_factory=free_port)
     web_workers: int = 2
     processes: dict[str, Process] = field(default_factory=dict)
+    #: Restarts by the supervisor, per process name (docs: `Restart=always`).
+    restarts: dict[str, int] = field(default_factory=dict)
+    _stopping: threading.Event = field(default_factory=threading.Event)
+    _supervisor: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
@@ -439,10 +470,20 @@ class Stack:
             "ENCORE_VAR_DIR": str(self.var_dir),
             "FRONTEND_BASE_URL": self.base_url,
             "WEB_CONCURRENCY": str(self.web_workers),
+            "GUNICORN_BIND": f"{HOST}:{self.web_port}",
+            "PROMETHEUS_MULTIPROC_DIR": str(self.var_dir / "prometheus"),
         }
 
     def manage(self, *args: str, timeout: float = 180) -> str:
         return run([PYTHON, "manage.py", *args], timeout=timeout, cwd=SRC_DIR, env=self.env).stdout
+
+    def celery(self, *args: str, timeout: float = 60) -> str:
+        return run(
+            [PYTHON, "-m", "celery", "-A", "encore", *args],
+            timeout=timeout,
+            cwd=SRC_DIR,
+            env=self.env,
+        ).stdout
 
     def script(self, module: str, *args: str, timeout: float = 180) -> Any:
         """Run `python -m module args` with the stack's environment; its stdout as JSON."""
@@ -450,36 +491,84 @@ class Stack:
         return json.loads(out.strip().splitlines()[-1])
 
     def prepare(self) -> None:
-        """What an operator does before the first start (docs/operations.md, "Upgrade")."""
+        """What an operator does before the processes start (docs/operations.md)."""
+        (self.var_dir / "prometheus").mkdir(parents=True, exist_ok=True)
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
 
-    def start(self) -> None:
+    def start(self, only: Sequence[str] | None = None) -> None:
+        """Start the processes (all, or those named in `only` that are not running yet)."""
         commands = {
-            "web": web_command(self.web_port),
+            "beat": beat_command(),
+            "web": web_command(),
             "worker-critical": worker_command("critical"),
             "worker-bulk": worker_command("bulk"),
-            "beat": beat_command(),
         }
         for name, command in commands.items():
+            if name in self.processes or (only is not None and name not in only):
+                continue
             process = Process(name, command, self.env, SRC_DIR, self.logs.path(name))
             self.processes[name] = process
             process.start()
-        wait_until(self._web_up, timeout=60, what="gunicorn answering /health/live")
+        if only is not None:
+            return
         for queue in ("critical", "bulk"):
             wait_until(
-                lambda q=queue: "ready." in self.logs.path(f"worker-{q}").read_text(errors="replace"),  # type: ignore[misc]
+                partial(self._worker_ready, queue),
                 timeout=60,
                 what=f"the {queue} worker ready",
                 interval=0.25,
             )
+        wait_until(self._web_up, timeout=60, what="gunicorn answering /health/live")
+        self._supervisor = threading.Thread(target=self._supervise, name="supervisor", daemon=True)
+        self._supervisor.start()
+
+    def _supervise(self) -> None:
+        """What the operator's service manager does (docs/operations.md: `Restart=always`):
+        a process that exits is started again after a second, and counted."""
+        while not self._stopping.wait(0.5):
+            for name, process in self.processes.items():
+                if process.popen is not None and process.popen.poll() is not None:
+                    if self._stopping.wait(1):
+                        return
+                    with process.log.open("a") as log:
+                        log.write(
+                            f"\n===== supervisor: exited {process.popen.returncode}; restarting\n"
+                        )
+                    self.restarts[name] = self.restarts.get(name, 0) + 1
+                    process.start()
+
+    def ready(self) -> tuple[int, str]:
+        import requests
+
+        response = requests.get(self.base_url + "/health/ready", timeout=10)
+        return response.status_code, response.text
+
+    def wait_ready(self, timeout: float) -> None:
+        last: list[tuple[int, str]] = []
+
+        def probe() -> bool:
+            last[:] = [self.ready()]
+            return last[0][0] == 200
+
+        try:
+            wait_until(probe, timeout=timeout, what="/health/ready answering 200", interval=0.5)
+        except StackError as error:
+            raise StackError(f"{error}; last answer: {last}") from None
+
+    def _worker_ready(self, queue: str) -> bool:
+        self._alive_or_fail()
+        return "ready." in self.logs.path(f"worker-{queue}").read_text(errors="replace")
+
+    def _alive_or_fail(self) -> bool:
+        if dead := self.dead():
+            raise StackError(f"stopped during start-up: {dead}\n{self.logs.tails()}")
+        return True
 
     def _web_up(self) -> bool:
         import requests
 
-        dead = [name for name, p in self.processes.items() if not p.alive]
-        if dead:
-            raise StackError(f"stopped during start-up: {dead}\n{self.logs.tails()}")
+        self._alive_or_fail()
         return requests.get(self.base_url + "/health/live", timeout=2).status_code == 200
 
     def dead(self) -> list[str]:
@@ -493,6 +582,9 @@ class Stack:
         return [int(pid) for pid in children.read_text().split()] if children.exists() else []
 
     def stop(self) -> dict[str, int | None]:
+        self._stopping.set()
+        if self._supervisor is not None:
+            self._supervisor.join(timeout=5)
         return {name: process.stop() for name, process in reversed(self.processes.items())}
 
 

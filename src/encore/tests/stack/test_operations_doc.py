@@ -2,7 +2,6 @@
 only real ones: the guide cannot fall behind the code without this test failing."""
 
 import re
-from pathlib import Path
 
 from .support import PROJECT_DIR, SRC_DIR
 
@@ -17,7 +16,10 @@ NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE", "PATH", "HOME", "CI"}
 
 def settings_read() -> dict[str, set[str]]:
     """Variable → the shipped files that read it."""
-    sources = [*sorted((SRC_DIR / "encore" / "settings").glob("*.py")), SRC_DIR / "encore" / "gunicorn.py"]
+    sources = [
+        *sorted((SRC_DIR / "encore" / "settings").glob("*.py")),
+        SRC_DIR / "encore" / "gunicorn.py",
+    ]
     found: dict[str, set[str]] = {}
     for path in sources:
         if path.exists():

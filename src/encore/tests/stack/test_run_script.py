@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from .support import HOST, StackError, PROJECT_DIR, free_port, port_open, wait_until
+from .support import HOST, PROJECT_DIR, StackError, free_port, port_open, wait_until
 
 START_SECONDS = 60
 #: What Encore reads from the environment; none of it may leak in from the test run.
@@ -53,16 +53,21 @@ def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> No
 
             def started() -> bool:
                 if script.poll() is not None:
-                    raise AssertionError(f"run.sh exited {script.returncode}:\n{output.read_text()}")
-                return f"{url}/api" in output.read_text() and requests.get(
-                    f"{url}/health/live", timeout=2
-                ).ok
+                    raise AssertionError(
+                        f"run.sh exited {script.returncode}:\n{output.read_text()}"
+                    )
+                return (
+                    f"{url}/api" in output.read_text()
+                    and requests.get(f"{url}/health/live", timeout=2).ok
+                )
 
             try:
                 wait_until(started, timeout=START_SECONDS, what="run.sh serving", interval=0.5)
             except StackError as error:
                 said = output.read_text()
-                raise AssertionError(f"{error}\nrun.sh said:\n{said[:2000]}\n...\n{said[-1500:]}") from None
+                raise AssertionError(
+                    f"{error}\nrun.sh said:\n{said[:2000]}\n...\n{said[-1500:]}"
+                ) from None
             listed = requests.get(f"{url}/api/events", timeout=10)
             assert listed.status_code == 200, listed.text[:500]
             assert listed.json()["count"] > 0, "the demo's events are listed"
