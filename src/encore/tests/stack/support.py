@@ -406,20 +406,16 @@ def web_command() -> list[str]:
     return [PYTHON, "-m", "gunicorn", "-c", "python:encore.gunicorn", "encore.wsgi"]
 
 
+#: The pool of each queue's worker (docs/operations.md, ADR 0012): threads, so a hung
+#: channel send holds one thread (for at most EMAIL_TIMEOUT), not a whole process.
+WORKER_POOLS = {"critical": 8, "bulk": 4}
+
+
 def worker_command(queue: str) -> list[str]:
     return [
-        PYTHON,
-        "-m",
-        "celery",
-        "-A",
-        "encore",
-        "worker",
-        "-Q",
-        queue,
-        "-n",
-        f"{queue}@%h",
-        "--loglevel=INFO",
-    ]
+        PYTHON, "-m", "celery", "-A", "encore", "worker", "-Q", queue, "-n", f"{queue}@%h",
+        "--pool=threads", f"--concurrency={WORKER_POOLS[queue]}", "--loglevel=INFO",
+    ]  # fmt: skip
 
 
 def beat_command() -> list[str]:

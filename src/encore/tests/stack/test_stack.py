@@ -102,7 +102,7 @@ def test_offers_meet_f1_while_the_smtp_server_hangs(running: Running) -> None:
     stack, smtp, rotation = running.stack, running.smtp, running.data["rotation"]
     smtp.hang()
     # Bulk mail first (password resets): each send now hangs on the SMTP server.
-    for address in running.data["resets"]:
+    for address in running.data["resets"][:-1]:  # the last one is the broker test's
         response = requests.post(
             f"{stack.base_url}/api/auth/password-reset",
             json={"email": address},
@@ -141,7 +141,7 @@ def test_a_broker_outage_answers_no_500_and_loses_nothing(running: Running) -> N
     stack, broker, smtp = running.stack, running.data["broker"], running.smtp
     smtp.deliver()
     stack.wait_ready(timeout=RECOVERY_SECONDS)  # healthy before the outage
-    reset_address = running.data["resets"][0]
+    reset_address = running.data["resets"][-1]  # never asked for before: one mail expected
     delivered_before = _mails_to(running, reset_address)
     with stopped(running.redis):
         started = time.monotonic()
