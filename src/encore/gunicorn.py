@@ -88,6 +88,7 @@ class JsonAccessLogger(Logger):
             "remote_addr": atoms["h"],
             "user_agent": atoms["a"],
             "request_id": atoms.get("{x-request-id}o", "-"),
+            "pid": os.getpid(),
         }
         self.access_log.info("%s", json.dumps(line, default=str))
 

@@ -121,7 +121,9 @@ def test_env_example_carries_no_usable_secret() -> None:
     ],
 )
 def test_a_production_start_without_its_own_key_refuses_with_a_clear_message(overrides) -> None:
-    done = manage("check", env=production_env(DJANGO_ALLOWED_HOSTS="encore.example.org", **overrides))
+    done = manage(
+        "check", env=production_env(DJANGO_ALLOWED_HOSTS="encore.example.org", **overrides)
+    )
 
     assert done.returncode != 0
     assert "ImproperlyConfigured" in done.stderr
