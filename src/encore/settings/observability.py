@@ -14,6 +14,8 @@ Health: `/health/live` (the process answers) and `/health/ready` (database, brok
 cache, and the beat's heartbeat no older than `HEALTH_BEAT_MAX_AGE_MINUTES`).
 """
 
+from typing import Any
+
 from pythonjsonlogger.core import RESERVED_ATTRS as _LOG_RECORD_ATTRS
 
 from .base import DEBUG
@@ -22,7 +24,7 @@ from .env import env_bool, env_int, env_str
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "common.request_id.RequestIdLogFilter"}},

@@ -6,6 +6,7 @@ import logging
 import logging.config
 from collections.abc import Iterator
 from copy import deepcopy
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -19,7 +20,7 @@ from common.request_id import RequestIdMiddleware
 def json_log() -> Iterator[io.StringIO]:
     """The production log configuration (LOG_FORMAT=json), writing into a buffer."""
     stream = io.StringIO()
-    config = deepcopy(settings.LOGGING)
+    config: dict[str, Any] = deepcopy(settings.LOGGING)
     config["handlers"]["console"]["formatter"] = "json"
     config["handlers"]["console"]["stream"] = stream
     logging.config.dictConfig(config)
@@ -78,5 +79,6 @@ def test_a_safe_incoming_request_id_is_kept_and_an_unsafe_one_replaced() -> None
 
 
 def test_production_logs_are_json_and_development_may_be_text() -> None:
-    assert settings.LOGGING["formatters"]["json"]["()"] == "pythonjsonlogger.json.JsonFormatter"
+    formatters: dict[str, Any] = settings.LOGGING["formatters"]
+    assert formatters["json"]["()"] == "pythonjsonlogger.json.JsonFormatter"
     assert settings.LOG_FORMAT == "text"  # the test run is development mode

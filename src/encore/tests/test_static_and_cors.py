@@ -14,7 +14,8 @@ def assets_of(html: str) -> list[str]:
 
 def fetch(client: Client, url: str) -> tuple[int, bytes]:
     response = client.get(url)
-    body = b"".join(response.streaming_content) if response.streaming else response.content
+    streamed = response.streaming_content if response.streaming else None  # type: ignore[attr-defined]
+    body = b"".join(streamed) if streamed is not None else response.content
     return response.status_code, body
 
 
