@@ -56,6 +56,10 @@ loglevel = os.environ.get("LOG_LEVEL", "INFO").lower()
 # X-Forwarded-* are trusted from these addresses only (the TLS proxy in front).
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proc_name = "encore-web"
+# gunicorn's control socket (gunicornc) defaults to one path per user, which two servers
+# on a host would fight over: off unless a path is given.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
 # Like the app's LOG_FORMAT: json unless set to text (text by default in development).
 _DEBUG = os.environ.get("DJANGO_DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
 LOG_FORMAT = os.environ.get("LOG_FORMAT") or ("text" if _DEBUG else "json")
@@ -84,6 +88,7 @@ class JsonAccessLogger(Logger):
             "remote_addr": atoms["h"],
             "user_agent": atoms["a"],
             "request_id": atoms.get("{x-request-id}o", "-"),
+            "pid": os.getpid(),
         }
         self.access_log.info("%s", json.dumps(line, default=str))
 

@@ -59,8 +59,8 @@ class Broker(HealthCheck):
 
 @dataclasses.dataclass
 class BeatHeartbeat(HealthCheck):
-    """The beat sent its every-minute heartbeat within `max_age` (django-celery-beat's
-    `last_run_at`, which the beat writes back at most every few minutes)."""
+    """The beat sent its heartbeat (every 30 s) within `max_age` (django-celery-beat's
+    `last_run_at`, written back after each send: CELERY_BEAT_SYNC_EVERY)."""
 
     max_age: datetime.timedelta = datetime.timedelta(minutes=10)
 

@@ -14,6 +14,8 @@ Health: `/health/live` (the process answers) and `/health/ready` (database, brok
 cache, and the beat's heartbeat no older than `HEALTH_BEAT_MAX_AGE_MINUTES`).
 """
 
+from typing import Any
+
 from pythonjsonlogger.core import RESERVED_ATTRS as _LOG_RECORD_ATTRS
 
 from .base import DEBUG
@@ -22,7 +24,7 @@ from .env import env_bool, env_int, env_str
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO")
 LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "common.request_id.RequestIdLogFilter"}},
@@ -56,20 +58,19 @@ METRICS_TOKEN = env_str("METRICS_TOKEN")
 PROMETHEUS_EXPORT_MIGRATIONS = False
 
 # The beat's heartbeat: django-celery-beat copies this entry into its PeriodicTask table
-# when the beat starts, and stamps its `last_run_at` each time it sends it (written back
-# at most every 3 minutes), which readiness reads. The message is a no-op and expires
-# after a minute, so a stopped worker never finds a pile of them.
-BEAT_HEARTBEAT_SCHEDULE = "encore.beat_heartbeat (every minute)"
+# when the beat starts and stamps its `last_run_at` each time it sends it; readiness
+# reads that stamp. BEAT_SYNC_EVERY = 1 writes the stamp back after every sent task
+# (instead of every 3 minutes: one UPDATE, a few times a minute). The message is a no-op
+# and expires unconsumed, so a stopped worker never finds a pile of them. A fresh stack
+# is ready once the first heartbeat went out (half a minute after the beat starts).
+BEAT_HEARTBEAT_SCHEDULE = "encore.beat_heartbeat (every 30 seconds)"
 CELERY_BEAT_SCHEDULE = {
     BEAT_HEARTBEAT_SCHEDULE: {
         "task": "encore.beat_heartbeat",
-        "schedule": 60.0,
-        "options": {"expire_seconds": 60},
+        "schedule": 30.0,
+        "options": {"expire_seconds": 30},
     }
 }
-# DatabaseScheduler writes `last_run_at` back only every 3 minutes by default, so a
-# freshly started stack stayed unready for ~3 minutes (found by the stack test): write
-# it back after every task sent (a handful of small UPDATEs a minute).
 CELERY_BEAT_SYNC_EVERY = 1
 HEALTH_BEAT_MAX_AGE_MINUTES = env_int("HEALTH_BEAT_MAX_AGE_MINUTES", 10)
 HEALTH_CHECK_TIMEOUT_SECONDS = env_int("HEALTH_CHECK_TIMEOUT_SECONDS", 3)
