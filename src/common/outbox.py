@@ -150,5 +150,7 @@ def _drop_stale(now: datetime) -> int:
 
 def _publish(name: str, args: list[Any], kwargs: dict[str, Any], queue: str) -> None:
     task = current_app.tasks[name]
-    options = {"queue": queue} if queue else {}
-    task.apply_async(args=args, kwargs=kwargs, **options)
+    if queue:
+        task.apply_async(args=tuple(args), kwargs=kwargs, queue=queue)
+    else:  # the task's route decides
+        task.apply_async(args=tuple(args), kwargs=kwargs)

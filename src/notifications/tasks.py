@@ -11,10 +11,8 @@ from django.conf import settings
 
 from notifications.service.delivery import MAX_ATTEMPTS
 
-_LIMITS = {
-    "soft_time_limit": settings.NOTIFICATION_DELIVERY_SOFT_TIME_LIMIT,
-    "time_limit": settings.NOTIFICATION_DELIVERY_TIME_LIMIT,
-}
+SOFT_TIME_LIMIT: int = settings.NOTIFICATION_DELIVERY_SOFT_TIME_LIMIT
+TIME_LIMIT: int = settings.NOTIFICATION_DELIVERY_TIME_LIMIT
 
 
 def _deliver(task: Task, delivery_id: str, retry_of_attempt: int) -> str:
@@ -36,14 +34,24 @@ def _deliver(task: Task, delivery_id: str, retry_of_attempt: int) -> str:
     return outcome.status
 
 
-@shared_task(bind=True, name="notifications.deliver", max_retries=MAX_ATTEMPTS - 1, **_LIMITS)
+@shared_task(
+    bind=True,
+    name="notifications.deliver",
+    max_retries=MAX_ATTEMPTS - 1,
+    soft_time_limit=SOFT_TIME_LIMIT,
+    time_limit=TIME_LIMIT,
+)
 def deliver(self: Task, delivery_id: str, retry_of_attempt: int = 0) -> str:
     """One delivery of an ordinary notification (queue `bulk`)."""
     return _deliver(self, delivery_id, retry_of_attempt)
 
 
 @shared_task(
-    bind=True, name="notifications.deliver_critical", max_retries=MAX_ATTEMPTS - 1, **_LIMITS
+    bind=True,
+    name="notifications.deliver_critical",
+    max_retries=MAX_ATTEMPTS - 1,
+    soft_time_limit=SOFT_TIME_LIMIT,
+    time_limit=TIME_LIMIT,
 )
 def deliver_critical(self: Task, delivery_id: str, retry_of_attempt: int = 0) -> str:
     """One delivery of a time-critical notification, a waitlist offer (queue `critical`)."""

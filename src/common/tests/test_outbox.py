@@ -23,10 +23,10 @@ class Broker:
         self.published: list[tuple[list[Any], dict[str, Any]]] = []
         monkeypatch.setattr(ping, "apply_async", self.apply_async)
 
-    def apply_async(self, args: list[Any], kwargs: dict[str, Any], **options: Any) -> None:
+    def apply_async(self, args: tuple[Any, ...], kwargs: dict[str, Any], **options: Any) -> None:
         if self.down:
             raise OperationalError("[Errno 111] Connection refused")
-        self.published.append((args, {**kwargs, **options}))
+        self.published.append((list(args), {**kwargs, **options}))
 
 
 @pytest.fixture

@@ -270,3 +270,22 @@ class TestWorkerLostMidSend:
         offer.refresh_from_db()
         ordinary.refresh_from_db()
         assert (offer.status, ordinary.status) == (Status.SENT, Status.FAILED)
+
+
+def test_a_send_stopped_by_the_soft_time_limit_is_a_transient_failure_and_retried(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prefork pool raises SoftTimeLimitExceeded inside a send that hangs too long."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    def hang(notification: Any) -> None:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setitem(delivery_service.SENDERS, "email", hang)
+    delivery = make_delivery(make_notification(user, "event_open"), "email")
+
+    outcome = delivery_service.deliver(delivery.pk)
+
+    assert (outcome.status, outcome.retry_in) == (Status.FAILED, 30.0)
+    delivery.refresh_from_db()
+    assert delivery.transient_failure and "longer than 45 s" in delivery.error
