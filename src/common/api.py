@@ -28,6 +28,7 @@ from ninja_jwt.exceptions import AuthenticationFailed, InvalidToken
 from common import rate_limit
 from common.client_ip import client_limit_key
 from common.errors import Busy, EncoreError, Unavailable
+from common.http.fields import FIELD_VALUE_ERRORS
 from common.locking import is_database_unavailable, is_lock_timeout
 
 logger = logging.getLogger("encore.api")
@@ -179,9 +180,11 @@ def _validation_body(
             400,
             None,
         )
+    # A value out of bounds (an unstorable datetime) is field validation, like a model's.
+    status = 400 if all(e.get("type") in FIELD_VALUE_ERRORS for e in exc.errors) else 422
     return (
         {"detail": "Invalid request.", "code": "invalid", "errors": _schema_messages(exc)},
-        422,
+        status,
         None,
     )
 

@@ -2,6 +2,6 @@
 
 `guards` is the middleware that refuses malformed requests and keeps every answer under
 `/api` in the JSON error shape; `fields` holds the input types every request schema
-shares (bounded datetimes, omittable-but-not-null fields); `responses` builds the error
-bodies and is Django's `handler500`.
+shares (the bounded datetime); `responses` builds the error bodies and is Django's
+`handler500`.
 """

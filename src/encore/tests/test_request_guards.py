@@ -171,3 +171,98 @@ def test_wrong_method_on_a_known_route_is_a_json_405_with_allow() -> None:
     response = Client().delete("/api/auth/register")
     _assert_error(response, 405, "method_not_allowed")
     assert "POST" in response["Allow"]
+
+
+# -- datetimes (common.http.fields.Instant) ----------------------------------------------
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "value",
+    ["2026-01-01T00:00:00+20:00", "2026-01-01T00:00:00-16:00", "0001-01-01T00:00:00+01:00"],
+)
+def test_public_events_filter_with_an_unstorable_datetime_is_400_invalid(value: str) -> None:
+    make_event()
+    response = Client().get("/api/events", {"start_after": value})
+    body = _assert_error(response, 400, "invalid")
+    assert "start_after" in body["errors"]
+
+
+@pytest.mark.django_db
+def test_public_events_filter_takes_the_extreme_offsets_and_naive_times() -> None:
+    make_event()
+    for value in ("2026-01-01T00:00:00+15:59", "2026-01-01T00:00:00-15:59", "2026-01-01T00:00"):
+        response = Client().get("/api/events", {"start_after": value})
+        assert response.status_code == 200, (value, response.content)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "value",
+    ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "2026-06-01T10:00:00+16:00"],
+)
+def test_cancel_occurrence_outside_the_storable_range_is_400_and_cancels_nothing(
+    value: str,
+) -> None:
+    from events.models import EventSeries
+    from events.tests.recurrence_builders import make_series
+
+    series = make_series()
+    owner = series.organization.owner
+    path = (
+        f"/api/organization-admin/{series.organization.slug}/event-series/{series.pk}"
+        "/cancel-occurrence"
+    )
+    response = Client(headers=_auth(owner)).post(
+        path, json.dumps({"occurrence_date": value}), content_type=JSON
+    )
+    body = _assert_error(response, 400, "invalid")
+    assert "occurrence_date" in body["errors"]
+    assert EventSeries.objects.get(pk=series.pk).exdates == []
+
+
+# -- null for a field that cannot be empty (common.models.TimeStampedModel.clean_fields) --
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("route", "field"),
+    [
+        ("event", "description"),
+        ("tier", "description"),
+        ("organization", "description"),
+        ("template", "description"),
+        ("venue", "address"),
+    ],
+)
+def test_null_for_a_blank_but_not_null_column_is_400_invalid_and_changes_nothing(
+    route: str, field: str
+) -> None:
+    from events.models import Venue
+    from events.tests.factories import make_tier
+    from events.tests.recurrence_builders import make_series, template_of
+
+    series = make_series()
+    org = series.organization
+    event = make_event(org, description="Keep me")
+    targets: dict[str, tuple[str, Any]] = {
+        "event": (f"/api/event-admin/{event.pk}", event),
+        "tier": (
+            f"/api/event-admin/{event.pk}/ticket-tiers/{{pk}}",
+            make_tier(event, description="Keep me"),
+        ),
+        "organization": (f"/api/organization-admin/{org.slug}", org),
+        "template": (
+            f"/api/organization-admin/{org.slug}/event-series/{series.pk}/template",
+            template_of(series),
+        ),
+        "venue": (
+            f"/api/organization-admin/{org.slug}/venues/{{pk}}",
+            Venue.objects.create(organization=org, name="Hall", capacity=5, address="Keep me"),
+        ),
+    }
+    path, target = targets[route]
+    type(target).objects.filter(pk=target.pk).update(**{field: "Keep me"})
+    response = Client(headers=_auth(org.owner)).patch(
+        path.format(pk=target.pk), json.dumps({field: None}), content_type=JSON
+    )
+    body = _assert_error(response, 400, "invalid")
+    assert field in body["errors"]
+    target.refresh_from_db()
+    assert getattr(target, field) == "Keep me"
