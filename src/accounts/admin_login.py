@@ -24,6 +24,8 @@ class LimitedAdminAuthenticationForm(AdminAuthenticationForm):
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")
         if username is not None and password:
+            if self.request is None:  # the admin's LoginView always passes it: fail closed
+                raise self.get_invalid_login_error()
             try:
                 self.user_cache = login_limits.authenticate(
                     self.request, email=username, password=password

@@ -14,6 +14,7 @@ If Redis cannot be reached the limit lets the request through and logs the error
 outage of the cache should not take logging in and every write down with it.
 """
 
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -76,10 +77,8 @@ def undo(key: str) -> None:
         except redis.RedisError:
             logger.exception("rate limit counter unavailable; undo skipped")
         return
-    try:
+    with contextlib.suppress(ValueError):  # the window closed meanwhile
         backend.decr(_key(key))
-    except ValueError:  # the window closed meanwhile
-        pass
 
 
 def reset(key: str) -> None:
@@ -100,7 +99,7 @@ def _run(backend: RedisCache, script: str, key: str, *args: int) -> Any:
     """Run a script on the key as Django stores it (KEY_PREFIX and VERSION applied), with
     the redis-py client of Django's RedisCache, so `cache.get` reads the same value."""
     stored = backend.make_and_validate_key(_key(key))
-    client = backend._cache.get_client(stored, write=True)
+    client = backend._cache.get_client(stored, write=True)  # type: ignore[attr-defined]
     return client.eval(script, 1, stored, *args)
 
 
