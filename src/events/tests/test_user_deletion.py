@@ -27,6 +27,7 @@ from events.models import Event, EventRSVP, EventWaitList, Ticket, TicketTier, W
 from events.selectors import waitlist as waitlist_selectors
 from events.service import user_departure
 from events.service.event_manager.manager import EventManager
+from events.tests.attendance_builders import blacklist
 from events.tests.event_admin_support import snapshot
 from events.tests.factories import make_org, make_tier
 from events.tests.ticket_helpers import assert_counters_true, buy
@@ -196,6 +197,20 @@ class TestAdminDeletesAnAttendee:
         assert waitlist_selectors.queue_position(event.pk, first.pk, now) == 1
         assert waitlist_selectors.queue_position(event.pk, third.pk, now) == 2
         assert reload(event).attendee_count == 1
+
+    def test_a_ban_outlives_the_account(self, operator_client):
+        """A blacklist entry naming the user cascades otherwise: the same address would
+        register again, unbanned."""
+        event = active_event(capacity=5)
+        banned = make_user("banned@example.com")
+        blacklist(event.organization, user=banned)
+
+        admin_delete(operator_client, banned)
+
+        assert not exists(banned)
+        again = make_user("banned@example.com")
+        eligibility = EventManager(again, event).check_eligibility()
+        assert (eligibility.allowed, eligibility.reason_code) == (False, "blacklisted")
 
     def test_a_user_holding_nothing_is_deleted_as_before(self, operator_client):
         nobody = make_user()
@@ -414,6 +429,16 @@ class TestDirectDelete:
         assert reload(other).attendee_count == 0
         assert offered_ids(event) == {person.pk for person in waiting}
 
+    def test_a_bare_delete_keeps_the_ban_too(self):
+        event = active_event(capacity=5)
+        banned = make_user("banned-too@example.com")
+        blacklist(event.organization, user=banned)
+
+        banned.delete()
+
+        again = make_user("banned-too@example.com")
+        assert EventManager(again, event).check_eligibility().reason_code == "blacklisted"
+
     def test_a_bare_delete_of_a_paid_ticket_holder_is_refused_too(self):
         event, _, _ = active_ticketed_event(capacity=5)
         holder = make_user()
@@ -458,20 +483,27 @@ def test_a_deletion_that_failed_half_way_is_finished_by_a_retry(
 
 # -- locks (PostgreSQL) -------------------------------------------------------------------------
 @pytest.mark.postgres
-def test_each_event_is_released_under_its_lock_taken_first():
-    event, tier, holders = active_ticketed_event(capacity=2, sold=1)
-    holder = holders[0]
-    queue_in_order(event, 1)
+def test_each_event_is_released_under_its_lock_taken_first_then_all_tiers_then_tickets():
+    event, first_tier, holders = active_ticketed_event(capacity=5, sold=1)
+    second_tier = make_tier(event, payment_method=TicketTier.PaymentMethod.FREE)
+    other_holder = make_user()
+    buy(event, second_tier, other_holder)
     offered = make_user()
-    give_offer(event, offered)
     EventWaitList.objects.create(event=event, user=offered)
+    give_offer(event, offered)
 
     with CaptureQueriesContext(connection) as queries:
-        user_deletion.delete_users([holder, offered])
+        user_deletion.delete_users([holders[0], other_holder, offered])
 
     locks = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
     tables = [sql.split(" FROM ", 1)[1].split()[0].strip('"') for sql in locks]
+    tiers, tickets = TicketTier._meta.db_table, Ticket._meta.db_table
     assert tables[0] == Event._meta.db_table, tables
-    assert tables.index(TicketTier._meta.db_table) < tables.index(Ticket._meta.db_table), tables
-    assert not Ticket.objects.filter(tier=tier).exists()
-    assert WaitlistOffer.objects.filter(event=event, status=Status.PENDING).count() == 0
+    assert tables.count(tiers) == 1, tables  # both users' tiers in one pk-ordered lock
+    assert tables.index(tiers) < tables.index(tickets), tables
+    assert not Ticket.objects.filter(event=event).exists()
+    assert not WaitlistOffer.objects.filter(event=event, status=Status.PENDING).exists()
+    assert_counters_true(event)
+    assert {first_tier.pk, second_tier.pk} == set(
+        TicketTier.objects.filter(event=event, quantity_sold=0).values_list("pk", flat=True)
+    )

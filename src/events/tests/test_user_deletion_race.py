@@ -81,7 +81,7 @@ def test_bare_deletes_of_two_users_at_the_same_events_do_not_deadlock():
         for user in (a, b):
             EventManager(user, event).rsvp(EventRSVP.Status.YES, by_staff=True)
 
-    outcomes = _race([lambda: User.objects.filter(pk=a.pk).delete(), lambda: b.delete()])
+    outcomes = _race([lambda: User.objects.filter(pk=a.pk).delete(), b.delete])
 
     assert outcomes == ["ok", "ok"], outcomes
     for event in events:
