@@ -14,6 +14,7 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import pytest
@@ -48,6 +49,12 @@ def offers(running: Running, event_id: str) -> list[tuple[str, str, bool]]:
         event_id,
     )
     return [(str(u), str(s), bool(c)) for u, s, c in rows]
+
+
+def at_least(running: Running, event_id: str, n: int) -> list[tuple[str, str, bool]] | None:
+    """The event's offers once there are `n` of them, else None (a `wait_until` probe)."""
+    found = offers(running, event_id)
+    return found if len(found) >= n else None
 
 
 def assert_json_error(response: requests.Response, status: int, code: str) -> dict[str, Any]:
@@ -122,7 +129,7 @@ def test_offers_meet_f1_while_the_smtp_server_hangs(running: Running) -> None:
         )
         assert response.status_code == 200, response.text
         made = wait_until(
-            lambda n=turn: len(o := offers(running, rotation["event"])) >= n and o,  # type: ignore[misc]
+            partial(at_least, running, rotation["event"], turn),
             timeout=30,
             what=f"offer {turn} after a seat freed",
             interval=0.05,
@@ -178,7 +185,7 @@ def test_a_broker_outage_answers_no_500_and_loses_nothing(running: Running) -> N
     # now instead of waiting up to an hour.
     running.stack.celery("call", "events.nudge_open_waitlists")
     recovered = wait_until(
-        lambda: len(o := offers(running, broker["event"])) >= 2 and o,
+        partial(at_least, running, broker["event"], 2),
         timeout=RECOVERY_SECONDS,
         what="the lost waitlist pass recovered after the broker came back: both seats offered",
         interval=0.5,
