@@ -22,6 +22,7 @@ earlier run are removed when gunicorn starts; a worker that exits is marked dead
 import json
 import os
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ class JsonAccessLogger(Logger):
             return
         atoms = self.atoms(resp, req, environ, request_time)
         line = {
-            "time": atoms["t"],
+            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "level": "INFO",
             "logger": "gunicorn.access",
             "message": f"{atoms['m']} {atoms['U']} {atoms['s']}",

@@ -6,6 +6,7 @@ import logging
 import logging.config
 from collections.abc import Iterator
 from copy import deepcopy
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory
 
+from common import request_id
 from common.request_id import RequestIdMiddleware
 
 
@@ -82,3 +84,19 @@ def test_production_logs_are_json_and_development_may_be_text() -> None:
     formatters: dict[str, Any] = settings.LOGGING["formatters"]
     assert formatters["json"]["()"] == "pythonjsonlogger.json.JsonFormatter"
     assert settings.LOG_FORMAT == "text"  # the test run is development mode
+
+
+def test_a_task_enqueued_during_a_request_carries_its_id_into_the_worker() -> None:
+    """The publish hook writes the id into the message headers; the worker's prerun hook
+    binds it again, so the task's log records name the request behind it."""
+    headers: dict[str, Any] = {}
+    with request_id.bound("req-42"):
+        request_id.add_to_task_headers(headers=headers)
+    assert headers == {request_id.TASK_HEADER: "req-42"}
+
+    class Task:
+        request = SimpleNamespace(**headers)
+
+    with request_id.bound(None):
+        request_id.bind_from_task(task=Task())
+        assert request_id.current() == "req-42"
