@@ -7,14 +7,27 @@ same value; input accepts either form.
 from datetime import timedelta
 from typing import Annotated
 
-from pydantic import PlainSerializer, TypeAdapter
-
-_DURATION = TypeAdapter(timedelta)
+from pydantic import PlainSerializer
 
 
 def _iso_duration(value: timedelta) -> str:
-    text: str = _DURATION.dump_python(value, mode="json")
-    return text
+    """`PT2H`, `P7D`, `P400DT1H30M`: days at most, never years or months.
+
+    Services receive a PATCH body's durations as this text (`model_dump`) and Django's
+    `parse_duration` reads them back; pydantic's own form switches to years from 365
+    days on (`P1Y35D`), which Django cannot parse, and that was a 500.
+    """
+    sign = "-" if value < timedelta(0) else ""
+    value = abs(value)
+    hours, rest = divmod(value.seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    time = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M")) if n)
+    if seconds or value.microseconds:
+        time += f"{seconds}.{value.microseconds:06d}".rstrip("0").rstrip(".") + "S"
+    date = f"{value.days}D" if value.days else ""
+    if not date and not time:
+        return "PT0S"
+    return f"{sign}P{date}{'T' + time if time else ''}"
 
 
 IsoDuration = Annotated[timedelta, PlainSerializer(_iso_duration, return_type=str)]
