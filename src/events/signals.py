@@ -6,9 +6,9 @@ A queue entry leaving takes its offer along. Queue rows are deleted from many pl
 (leave, admin delete, a registration, ad-hoc ORM filters); the offer that entry held must
 not keep a seat reserved for nobody. The conditional UPDATE only touches PENDING offers,
 so it is a no-op after the services, which write the offer first (claim: CLAIMED; leave:
-EXPIRED; staff removal: REVOKED) — offer rows before queue rows, the sweeper's order. For other deletes (cascades, Django
-admin) it is one of domain.md's two documented single-statement exceptions to the lock
-order, since it only frees capacity.
+EXPIRED; staff removal: REVOKED) — offer rows before queue rows, the sweeper's order.
+For other deletes (cascades, Django admin) it is one of domain.md's two documented
+single-statement exceptions to the lock order, since it only frees capacity.
 
 Users being deleted (ADR 0013): accounts asks (`user_deletion_requested`) and announces
 (`user_departing`); `events.service.user_departure` refuses or releases. The User

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common import metrics
 from notifications.channels import (
     ChannelUnavailable,
     PermanentDeliveryError,
@@ -183,6 +184,7 @@ def _record(
         transient_failure=transient,
         updated_at=now,
     )
+    metrics.NOTIFICATION_DELIVERIES.labels(channel=delivery.channel, outcome=status).inc()
     log = logger.info if status == Status.SENT else logger.warning
     log(
         "notification delivery %s",
