@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from django.core.signals import request_finished
 from django.http import HttpRequest, HttpResponse
 
 HEADER = "X-Request-ID"
@@ -45,16 +46,28 @@ def bound(request_id: str | None) -> Iterator[None]:
 
 
 class RequestIdMiddleware:
+    """Binds the id for the rest of the request, and past this middleware: Django logs
+    the response (`django.request`'s 4xx/5xx lines) after the middleware chain returned,
+    so the id is cleared only when the response is closed (`request_finished`)."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = accept_or_make(request.headers.get(HEADER))
         request.request_id = request_id  # type: ignore[attr-defined]
-        with bound(request_id):
-            response = self.get_response(request)
+        _current.set(request_id)
+        response = self.get_response(request)
         response[HEADER] = request_id
         return response
+
+
+def forget(**_: Any) -> None:
+    """The request (or task) is over: later records of this thread carry no id."""
+    _current.set(None)
+
+
+request_finished.connect(forget, weak=False, dispatch_uid="encore_request_id_forget")
 
 
 class RequestIdLogFilter(logging.Filter):

@@ -22,6 +22,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
@@ -65,11 +66,14 @@ class BeatHeartbeat(HealthCheck):
     max_age: datetime.timedelta = datetime.timedelta(minutes=10)
 
     def run(self) -> None:
-        last_run_at = (
-            PeriodicTask.objects.filter(name=settings.BEAT_HEARTBEAT_SCHEDULE, enabled=True)
-            .values_list("last_run_at", flat=True)
-            .first()
-        )
+        try:
+            last_run_at = (
+                PeriodicTask.objects.filter(name=settings.BEAT_HEARTBEAT_SCHEDULE, enabled=True)
+                .values_list("last_run_at", flat=True)
+                .first()
+            )
+        except DatabaseError as exc:
+            raise ServiceUnavailable("cannot read the heartbeat: database unavailable") from exc
         if last_run_at is None:
             raise ServiceUnavailable("no heartbeat from the beat yet (is it running?)")
         age = timezone.now() - last_run_at

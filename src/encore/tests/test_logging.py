@@ -43,12 +43,16 @@ def view_that_logs(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok")
 
 
+@pytest.mark.django_db  # closing the response runs request_finished, which tidies connections
 def test_a_record_with_extra_fields_during_a_request_is_json_with_them_and_the_request_id(
     json_log,
 ) -> None:
     middleware = RequestIdMiddleware(view_that_logs)
 
     response = middleware(RequestFactory().get("/anything"))
+    logging.getLogger("django.request").warning("logged as the response goes out")
+    response.close()  # the server closes it: the request is over
+    logging.getLogger("encore").info("after the request")
 
     [record] = [r for r in records(json_log) if r["message"] == "waitlist batch created"]
     assert record["event_id"] == "e-1"
@@ -58,6 +62,10 @@ def test_a_record_with_extra_fields_during_a_request_is_json_with_them_and_the_r
     assert record["logger"] == "events.service.waitlist_service"
     assert record["request_id"] == response["X-Request-ID"]
     assert len(response["X-Request-ID"]) >= 16
+    [late] = [r for r in records(json_log) if r["message"] == "logged as the response goes out"]
+    assert late["request_id"] == response["X-Request-ID"]
+    [after] = [r for r in records(json_log) if r["message"] == "after the request"]
+    assert after["request_id"] == "-"
 
 
 def test_outside_a_request_the_record_says_so(json_log) -> None:
