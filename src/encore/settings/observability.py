@@ -14,6 +14,8 @@ Health: `/health/live` (the process answers) and `/health/ready` (database, brok
 cache, and the beat's heartbeat no older than `HEALTH_BEAT_MAX_AGE_MINUTES`).
 """
 
+import os
+from pathlib import Path
 from typing import Any
 
 from pythonjsonlogger.core import RESERVED_ATTRS as _LOG_RECORD_ATTRS
@@ -54,6 +56,11 @@ LOGGING: dict[str, Any] = {
 }
 
 METRICS_ENABLED = env_bool("METRICS_ENABLED", True)
+# prometheus_client opens its files in this directory when a metric is made (at import of
+# common.metrics); a missing one would stop any process, a `manage.py` command included.
+# Settings load first, so making it here is enough for every process of the host.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
 METRICS_TOKEN = env_str("METRICS_TOKEN")
 PROMETHEUS_EXPORT_MIGRATIONS = False
 

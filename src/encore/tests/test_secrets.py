@@ -178,3 +178,20 @@ def test_development_generates_a_private_key_once_and_keeps_it(tmp_path: Path) -
     key_file = tmp_path / "secret_key"
     assert key_file.read_text().strip() == key
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+def test_a_command_starts_before_the_metrics_directory_exists(tmp_path: Path) -> None:
+    """Any process may be the host's first (a `migrate` before gunicorn made the directory):
+    the metric files' directory is created, not a FileNotFoundError at import."""
+    metrics_dir = tmp_path / "fresh" / "prometheus"
+    env = production_env(
+        DJANGO_SECRET_KEY=f"prod-{uuid.uuid4().hex}{uuid.uuid4().hex}",
+        DJANGO_ALLOWED_HOSTS="encore.example.org",
+        ENCORE_VAR_DIR=str(tmp_path),
+        SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+        PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),
+    )
+    done = manage("shell", "-c", "import common.metrics", env=env)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert metrics_dir.is_dir()

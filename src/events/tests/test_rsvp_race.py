@@ -42,7 +42,7 @@ def _race(paths_and_tokens: list[tuple[str, str]]) -> list[tuple[int, str | None
         try:
             barrier.wait()
             for _ in range(MAX_BUSY_RETRIES):
-                response = client.post(path)
+                response = client.post(path, content_type="application/json")
                 if response.status_code != 503:
                     break
                 time.sleep(0.05)

@@ -253,7 +253,7 @@ def _http_attempt(client: Client, path: str, body: str | None) -> int:
     """One request, retrying 503 busy; returns the final status code."""
     for attempt in range(MAX_RETRIES):
         if body is None:
-            response = client.post(path)
+            response = client.post(path, content_type="application/json")
         else:
             response = client.post(path, data=body, content_type="application/json")
         if response.status_code != 503:
