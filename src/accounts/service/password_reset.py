@@ -8,21 +8,19 @@ as soon as the password changes (single use) and after PASSWORD_RESET_TIMEOUT.
 """
 
 import logging
-import smtplib
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts.errors import InvalidResetToken
 from accounts.models import User
 from accounts.service import login_limits, tokens
+from accounts.service.account_mail import send_account_mail
 from common import outbox
 
 logger = logging.getLogger("encore.accounts")
@@ -49,13 +47,10 @@ def send_password_reset(email: str) -> bool:
     user = User.objects.filter(email__iexact=email, is_active=True).first()
     if user is None or not user.has_usable_password():
         return False
-    message = _reset_message(user)
-    try:
-        message.send()
-    except (smtplib.SMTPException, OSError):
-        logger.exception("password reset e-mail could not be sent", extra={"user_id": str(user.pk)})
-        return False
-    return True
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    context = {"link": reset_link(uid, token), "uid": uid, "token": token}
+    return send_account_mail(user, template="password_reset", subject=SUBJECT, context=context)
 
 
 def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
@@ -76,21 +71,6 @@ def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
 
 def reset_link(uid: str, token: str) -> str:
     return f"{settings.FRONTEND_BASE_URL.rstrip('/')}/reset-password?uid={uid}&token={token}"
-
-
-def _reset_message(user: User) -> EmailMultiAlternatives:
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
-    context = {"user": user, "link": reset_link(uid, token), "uid": uid, "token": token}
-    message = EmailMultiAlternatives(
-        subject=SUBJECT,
-        body=render_to_string("accounts/email/password_reset.txt", context),
-        to=[user.email],
-    )
-    message.attach_alternative(
-        render_to_string("accounts/email/password_reset.html", context), "text/html"
-    )
-    return message
 
 
 def _user_for_token(uid: str, token: str) -> User:

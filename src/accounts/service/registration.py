@@ -14,19 +14,17 @@ REGISTRATION_NOTICE_INTERVAL_SECONDS per address.
 
 import hashlib
 import logging
-import smtplib
 from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.core.mail import EmailMultiAlternatives
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 
 from accounts.models import User
+from accounts.service.account_mail import send_account_mail
 from common import outbox
 from common.timezones import validate_timezone
 
@@ -75,21 +73,9 @@ def send_registration_notice(email: str) -> bool:
     if not cache.add(_notice_key(user.email), 1, settings.REGISTRATION_NOTICE_INTERVAL_SECONDS):
         return False
     base = settings.FRONTEND_BASE_URL.rstrip("/")
-    context = {"user": user, "link": f"{base}/"}
-    message = EmailMultiAlternatives(
-        subject=NOTICE_SUBJECT,
-        body=render_to_string("accounts/email/registration_notice.txt", context),
-        to=[user.email],
+    return send_account_mail(
+        user, template="registration_notice", subject=NOTICE_SUBJECT, context={"link": f"{base}/"}
     )
-    message.attach_alternative(
-        render_to_string("accounts/email/registration_notice.html", context), "text/html"
-    )
-    try:
-        message.send()
-    except (smtplib.SMTPException, OSError):
-        logger.exception("registration notice could not be sent", extra={"user_id": str(user.pk)})
-        return False
-    return True
 
 
 def _collect(errors: dict[str, list[str]], field: str, check: Callable[[], object]) -> None:
