@@ -1,0 +1,324 @@
+"""The API keeps its OpenAPI contract under fuzzing: no 5xx, bodies and statuses as documented.
+
+Schemathesis reads `/api/openapi.json` from the app and drives every operation through
+Django's full stack in-process (`WSGIHandler`: every middleware, the URL resolver, the
+error handlers), in its examples, coverage and fuzzing phases, positive and negative
+data, once anonymously and once as an organiser who owns real objects: an organisation
+with staff, members, a blacklist entry, a membership request and a venue; an RSVP event
+with a waitlist holding queue entries and a live offer; a ticketed event with a tier
+and tickets; a recurring series with occurrences; notifications. Path parameters are
+drawn from those objects' ids half of the time, so the fuzzer reaches real rows as well
+as missing ones.
+
+Checks: `not_a_server_error` (no 5xx), `status_code_conformance` (every status is
+documented for its operation), `response_schema_conformance` and
+`content_type_conformance`. Each case runs inside a savepoint that is rolled back, so
+every case sees the same seeded objects (a fuzzed DELETE does not starve the rest).
+
+Runs on the PostgreSQL run only (`postgres` marker): about 2 minutes for both runs on
+the 2-core CI machine (see `MAX_EXAMPLES`).
+"""
+
+import time
+import traceback
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+import hypothesis
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+from hypothesis import strategies as st
+from ninja_jwt.tokens import RefreshToken
+from schemathesis.checks import load_all_checks, not_a_server_error
+from schemathesis.core.failures import FailureGroup
+from schemathesis.pytest.lazy import get_all_tests
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from accounts.models import User
+from accounts.tests.factories import make_user
+from events.models import (
+    Blacklist,
+    EventWaitList,
+    Invitation,
+    OrganizationMembershipRequest,
+    TicketTier,
+    Venue,
+)
+from events.tests.factories import (
+    fill_with_rsvps,
+    fill_with_tickets,
+    make_event,
+    make_member,
+    make_org,
+    make_staff,
+    make_tier,
+)
+from events.tests.recurrence_builders import generate, make_rule, make_series
+from events.tests.waitlist_builders import give_offer
+from notifications.models import Notification, NotificationType
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+#: Fuzzing-phase cases per operation and run; the examples and coverage phases add their
+#: own (deterministic) cases on top.
+MAX_EXAMPLES = 15
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+CONFIG = {
+    "generation": {"mode": "all", "max-examples": MAX_EXAMPLES},
+    "phases": {
+        "examples": {"enabled": True},
+        "coverage": {"enabled": True},
+        "fuzzing": {"enabled": True},
+        "stateful": {"enabled": False},
+    },
+}
+
+SETTINGS = hypothesis.settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(hypothesis.HealthCheck),
+    print_blob=False,
+)
+
+
+# -- the organiser's objects -------------------------------------------------------------------
+@dataclass
+class World:
+    """An organiser and the ids the fuzzer may put into paths, grouped per path family."""
+
+    organiser: User
+    #: Path-parameter values that belong together (an event and its own sub-objects).
+    event_admin: list[dict[str, Any]] = field(default_factory=list)
+    organization_admin: list[dict[str, Any]] = field(default_factory=list)
+    public: list[dict[str, Any]] = field(default_factory=list)
+
+    def candidates(self, path: str) -> list[dict[str, Any]]:
+        if path.startswith("/api/event-admin/"):
+            return self.event_admin
+        if path.startswith("/api/organization-admin/"):
+            return self.organization_admin
+        return self.public
+
+
+def build_world() -> World:
+    organiser = make_user(first_name="Olga")
+    org = make_org(organiser, accept_membership_requests=True)
+    venue = Venue.objects.create(organization=org, name="Hall", capacity=40)
+    staffer = make_staff(org)
+    member = make_member(org)
+    applicant = make_user()
+    request = OrganizationMembershipRequest.objects.create(organization=org, user=applicant)
+    banned = Blacklist.objects.create(organization=org, email="banned@example.com")
+
+    # An RSVP event, full, with a queue and one live offer.
+    rsvp_event = make_event(
+        org, max_attendees=3, waitlist_open=True, waitlist_time_window=timedelta(hours=2)
+    )
+    attendees = fill_with_rsvps(rsvp_event, 3)
+    waiting = [make_user() for _ in range(3)]
+    entries = [EventWaitList.objects.create(event=rsvp_event, user=u) for u in waiting]
+    offer = give_offer(rsvp_event, waiting[0], expires_at=timezone.now() + timedelta(hours=1))
+    invitation = Invitation.objects.create(event=rsvp_event, user=member)
+    rsvp = rsvp_event.rsvps.get(user=attendees[0])
+
+    # A ticketed event with a free tier and tickets, the organiser holding one.
+    ticketed = make_event(org, requires_ticket=True, max_attendees=20, venue=venue)
+    tier = make_tier(ticketed, payment_method=TicketTier.PaymentMethod.FREE, total_quantity=10)
+    holders = fill_with_tickets(ticketed, tier, 2)
+    ticket = ticketed.tickets.get(user=holders[0])
+    own_ticket = ticketed.tickets.create(tier=tier, user=organiser)
+
+    # A recurring series with generated occurrences.
+    series = make_series(org, rule=make_rule(dtstart=timezone.now() + timedelta(days=1)))
+    occurrences = generate(series)
+
+    for n in range(3):
+        Notification.objects.create(
+            user=organiser,
+            notification_type=NotificationType.choices[0][0],
+            title=f"Note {n}",
+            body="Body",
+            in_app=True,
+        )
+    notification = Notification.objects.filter(user=organiser).first()
+    assert notification is not None
+
+    world = World(organiser=organiser)
+    world.event_admin = [
+        {
+            "event_id": rsvp_event.pk,
+            "rsvp_id": rsvp.pk,
+            "invitation_id": invitation.pk,
+            "entry_id": entries[1].pk,
+            "offer_id": offer.pk,
+        },
+        {"event_id": ticketed.pk, "tier_id": tier.pk, "ticket_id": ticket.pk},
+        *({"event_id": event.pk} for event in occurrences[:1]),
+        {"event_id": series.template_event_id},
+    ]
+    world.organization_admin = [
+        {
+            "slug": org.slug,
+            "series_id": series.pk,
+            "venue_id": venue.pk,
+            "request_id": request.pk,
+            "entry_id": banned.pk,
+            "user_id": member.pk,
+        },
+        {"slug": org.slug, "user_id": staffer.pk},
+    ]
+    world.public = [
+        {
+            "event_id": rsvp_event.pk,
+            "slug": org.slug,
+            "series_id": series.pk,
+            "org_slug": org.slug,
+            "series_slug": series.slug,
+            "notification_id": notification.pk,
+        },
+        {"event_id": ticketed.pk, "ticket_id": own_ticket.pk},
+    ]
+    return world
+
+
+# -- the run -----------------------------------------------------------------------------------
+@dataclass
+class Run:
+    cases: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[int] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+
+def load_schema(world: World) -> Any:
+    config = schemathesis.Config.from_dict(CONFIG)
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", WSGIHandler(), config=config)
+
+    @schema.hook("flatmap_path_parameters")
+    def real_objects(context: Any, path_parameters: dict[str, Any]) -> Any:
+        """Half the cases take ids of seeded objects (kept together), the rest as drawn."""
+        if not isinstance(path_parameters, dict):  # none, or a negative case's non-object
+            return st.just(path_parameters)
+        path = context.operation.path if context.operation else ""
+        choices = [
+            {**path_parameters, **{k: str(v) for k, v in group.items() if k in path_parameters}}
+            for group in world.candidates(path)
+            if set(group) & set(path_parameters)
+        ]
+        if not choices:
+            return st.just(path_parameters)
+        return st.one_of(st.just(path_parameters), st.sampled_from(choices))
+
+    return schema
+
+
+def fuzz(world: World, headers: dict[str, str]) -> Run:
+    """Every operation of the schema, each case in a savepoint rolled back afterwards."""
+    load_all_checks()
+    schema = load_schema(world)
+    run = Run()
+
+    def test(case: Any) -> None:
+        run.cases[case.operation.label] += 1
+        savepoint = transaction.savepoint()
+        try:
+            response = case.call(headers=headers)
+            run.statuses[response.status_code] += 1
+            case.validate_response(response, checks=CHECKS, headers=headers)
+        finally:
+            transaction.savepoint_rollback(savepoint)
+
+    for result in get_all_tests(schema=schema, test_func=test, settings=SETTINGS, given_kwargs={}):
+        operation, hypothesis_test = result.ok()
+        try:
+            hypothesis_test()
+        except (Exception, FailureGroup) as exc:  # collect every operation's, report at the end
+            run.failures.append(f"=== {operation.label}\n{describe(exc)}")
+    return run
+
+
+def describe(exc: BaseException) -> str:
+    """A check's failure as schemathesis words it; any other error with its traceback."""
+    if isinstance(exc, AssertionError | FailureGroup):
+        return str(exc)
+    return "".join(traceback.format_exception(exc))
+
+
+def operations_in(schema_json: dict[str, Any]) -> set[str]:
+    methods = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+    return {
+        f"{method.upper()} {path}"
+        for path, item in schema_json["paths"].items()
+        for method in item
+        if method in methods
+    }
+
+
+def assert_clean(run: Run, api_json: dict[str, Any]) -> None:
+    expected = operations_in(api_json)
+    assert expected, "the schema lists no operations"
+    assert set(run.cases) >= expected, f"never exercised: {sorted(expected - set(run.cases))}"
+    assert run.failures == [], "\n\n".join(run.failures)
+    assert not [s for s in run.statuses if s >= 500], run.statuses
+
+
+@pytest.fixture
+def api_json(client: Any) -> dict[str, Any]:
+    response = client.get("/api/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.fixture
+def world(api_json: dict[str, Any]) -> Iterator[World]:
+    # As Django's test client does around its requests: the end of a request must not
+    # close the test's connection, whose transaction holds the seeded objects. (After
+    # `api_json`, as the test client connects the signal again when it is done.)
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield build_world()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+
+
+def test_every_operation_keeps_the_contract_for_anonymous_callers(
+    world: World, api_json: dict[str, Any]
+) -> None:
+    started = time.monotonic()
+    run = fuzz(world, headers={})
+    assert_clean(run, api_json)
+    print(f"anonymous: {sum(run.cases.values())} cases in {time.monotonic() - started:.0f} s")
+
+
+def test_every_operation_keeps_the_contract_for_an_organiser(
+    world: World, api_json: dict[str, Any]
+) -> None:
+    started = time.monotonic()
+    token = RefreshToken.for_user(world.organiser).access_token  # type: ignore[attr-defined]
+    run = fuzz(world, headers={"Authorization": f"Bearer {token}"})
+    assert_clean(run, api_json)
+    # The organiser reached real objects: successes on admin routes, not only 401/404.
+    assert run.statuses[200] > 0
+    print(f"organiser: {sum(run.cases.values())} cases in {time.monotonic() - started:.0f} s")
+
