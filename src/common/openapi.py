@@ -16,13 +16,19 @@ Two things ninja-extra does not do for us, done here once for every route (ADR 0
   and 422.
 """
 
+import logging
 import re
+from enum import Enum
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
+from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
 from ninja.security import HttpBearer
 from ninja_extra import NinjaExtraAPI
+from pydantic import WithJsonSchema
+
+logger = logging.getLogger("encore.api")
 
 ADMIN_PREFIXES = ("/event-admin/", "/organization-admin/")
 
@@ -101,11 +107,25 @@ STANDARD_ERRORS: dict[int, tuple[str, str, dict[str, Any] | None]] = {
 }
 
 
+def inline_enum(choices: type[Enum], title: str) -> WithJsonSchema:
+    """`Annotated` metadata documenting a choices class inline under `title`.
+
+    Needed where several classes share a name (Django's nested `Status` choices): as
+    components they would overwrite one another (see `CheckedOpenAPISchema`).
+    """
+    return WithJsonSchema(
+        {"title": title, "type": "string", "enum": [member.value for member in choices]}
+    )
+
+
 def file_response(media_type: str, description: str) -> dict[str, Any]:
     """`openapi_extra=` for a route that answers a file (an `HttpResponse`), not JSON."""
     return {
         "responses": {
-            200: {"description": description, "content": {media_type: {"schema": {"type": "string"}}}}
+            200: {
+                "description": description,
+                "content": {media_type: {"schema": {"type": "string"}}},
+            }
         }
     }
 
@@ -213,13 +233,36 @@ def document_errors(schema: dict[str, Any], operations: dict[str, Operation], ro
             responses = {int(code): body for code, body in details["responses"].items()}
             for status in error_statuses(relative, operation, details):
                 declared = responses.get(status)
-                responses[status] = _response(status) if declared is None else _merge(
-                    declared, status
+                responses[status] = (
+                    _response(status) if declared is None else _merge(declared, status)
                 )
             details["responses"] = {code: responses[code] for code in sorted(responses)}
             if _allows_anonymous(operation):
                 # `{}` = no credentials: the token is optional on these routes.
                 details["security"] = [*details.get("security", []), {}]
+
+
+class CheckedOpenAPISchema(OpenAPISchema):
+    """ninja's document builder, noting component names that two different schemas claim.
+
+    ninja merges every model's `$defs` into one `components.schemas` by bare class name,
+    so two classes of the same name (three Django `Status` choices, say) silently
+    replace each other and routes end up documented with another route's enum or body.
+    `conflicts` lists each such name with its rival definitions.
+    """
+
+    def __init__(self, api: NinjaExtraAPI, path_prefix: str) -> None:
+        self.conflicts: dict[str, list[Any]] = {}
+        super().__init__(api, path_prefix)
+
+    def add_schema_definitions(self, definitions: dict[str, Any]) -> None:
+        for name, definition in definitions.items():
+            known = self.schemas.get(name)
+            if known is not None and known != definition:
+                rivals = self.conflicts.setdefault(name, [known])
+                if definition not in rivals:
+                    rivals.append(definition)
+        super().add_schema_definitions(definitions)
 
 
 class EncoreAPI(NinjaExtraAPI):
@@ -240,8 +283,17 @@ class EncoreAPI(NinjaExtraAPI):
                     found[op_id] = operation
         return found
 
-    def get_openapi_schema(self, **kwargs: Any) -> Any:
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> CheckedOpenAPISchema:
         operations = self._operations()
-        schema = super().get_openapi_schema(**kwargs)
-        document_errors(schema, operations, root=self.get_root_path({}))
+        if path_prefix is None:
+            path_prefix = self.get_root_path(path_params or {})
+        schema = CheckedOpenAPISchema(self, path_prefix)
+        if schema.conflicts:
+            logger.error(
+                "OpenAPI component names claimed by different schemas: %s",
+                ", ".join(sorted(schema.conflicts)),
+            )
+        document_errors(schema, operations, root=path_prefix)
         return schema

@@ -7,7 +7,7 @@ same value; input accepts either form.
 from datetime import timedelta
 from typing import Annotated
 
-from pydantic import PlainSerializer, TypeAdapter
+from pydantic import PlainSerializer, TypeAdapter, WithJsonSchema
 
 _DURATION = TypeAdapter(timedelta)
 
@@ -17,4 +17,9 @@ def _iso_duration(value: timedelta) -> str:
     return text
 
 
-IsoDuration = Annotated[timedelta, PlainSerializer(_iso_duration, return_type=str)]
+#: One JSON schema for input and output, so the component holding it is the same in both.
+IsoDuration = Annotated[
+    timedelta,
+    PlainSerializer(_iso_duration, return_type=str),
+    WithJsonSchema({"type": "string", "format": "duration", "examples": ["PT2H"]}),
+]
