@@ -2,7 +2,8 @@
 
 One place turns every failure into the error shape of api.md, so controllers never
 need try/except: domain errors, Django validation errors, request-schema errors,
-authentication and permission failures, throttling and lock timeouts.
+authentication and permission failures, throttling, lock timeouts, an unreachable
+database (503 `unavailable`) and a value the database refuses (400 `invalid`).
 """
 
 import logging
@@ -12,7 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import OperationalError
+from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Schema
 from ninja.errors import AuthenticationError, HttpError
@@ -24,8 +25,9 @@ from ninja_extra.throttling import UserRateThrottle
 from ninja_jwt.authentication import JWTAuth
 from ninja_jwt.exceptions import AuthenticationFailed, InvalidToken
 
-from common.errors import Busy, EncoreError
-from common.locking import is_lock_timeout
+from common.errors import Busy, EncoreError, Unavailable
+from common.http.fields import FIELD_VALUE_ERRORS
+from common.locking import is_database_unavailable, is_lock_timeout
 
 logger = logging.getLogger("encore.api")
 
@@ -117,8 +119,7 @@ def _respond(
 def _error_body(exc: Exception) -> tuple[dict[str, Any], int, int | None]:
     """(body, status, Retry-After) for every exception the API maps; re-raises the rest."""
     if isinstance(exc, EncoreError):
-        retry = exc.retry_after_seconds if isinstance(exc, Busy) else None
-        return exc.payload(), exc.status_code, retry
+        return exc.payload(), exc.status_code, getattr(exc, "retry_after_seconds", None)
     if isinstance(exc, DjangoValidationError | NinjaValidationError):
         return _validation_body(exc)
     if isinstance(exc, AuthenticationError):
@@ -132,8 +133,16 @@ def _error_body(exc: Exception) -> tuple[dict[str, Any], int, int | None]:
         retry = max(int(getattr(exc, "wait", None) or 1), 1) if status == 429 else None
         return {"detail": str(exc), "code": _STATUS_CODES.get(status, "error")}, status, retry
     if isinstance(exc, OperationalError) and is_lock_timeout(exc):
-        busy = Busy()
-        return busy.payload(), busy.status_code, busy.retry_after_seconds
+        return _error_body(Busy())
+    if is_database_unavailable(exc):
+        logger.error("database unavailable", exc_info=exc)
+        return _error_body(Unavailable())
+    if isinstance(exc, DataError):
+        # SQLSTATE class 22: a value the column cannot hold. The request guards and the
+        # input types refuse the known cases first; this keeps an unforeseen one a 400.
+        logger.warning("value refused by the database: %s", exc)
+        errors = {"non_field_errors": ["A value in this request cannot be stored."]}
+        return {"detail": "Invalid input.", "code": "invalid", "errors": errors}, 400, None
     raise exc
 
 
@@ -147,14 +156,17 @@ def _validation_body(
             400,
             None,
         )
+    # A value out of bounds (an unstorable datetime) is field validation, like a model's.
+    status = 400 if all(e.get("type") in FIELD_VALUE_ERRORS for e in exc.errors) else 422
     return (
         {"detail": "Invalid request.", "code": "invalid", "errors": _schema_messages(exc)},
-        422,
+        status,
         None,
     )
 
 
 _STATUS_CODES = {
+    400: "bad_request",
     401: "not_authenticated",
     403: "permission_denied",
     404: "not_found",
@@ -173,6 +185,8 @@ MAPPED_EXCEPTIONS: tuple[type[Exception], ...] = (
     HttpError,
     APIException,  # ninja-extra registers its own handler for these; ours must win
     OperationalError,
+    InterfaceError,
+    DataError,
 )
 
 

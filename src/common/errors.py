@@ -71,6 +71,15 @@ class Busy(EncoreError):
     retry_after_seconds = 2
 
 
+class Unavailable(EncoreError):
+    """The database cannot be reached: nothing was done, the client should retry later."""
+
+    status_code = 503
+    default_code = "unavailable"
+    default_detail = "The service is unavailable; please retry shortly."
+    retry_after_seconds = 5
+
+
 M = TypeVar("M", bound=Model)
 
 

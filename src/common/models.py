@@ -1,7 +1,10 @@
-"""Base model every Encore table inherits: UUID key and timestamps."""
+"""Base model every Encore table inherits: UUID key, timestamps, no `None` in a NOT NULL column."""
 
 import uuid
+from collections.abc import Collection
+from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
 
@@ -12,3 +15,28 @@ class TimeStampedModel(models.Model):
 
     class Meta:
         abstract = True
+
+    def clean_fields(self, exclude: Collection[str] | None = None) -> None:
+        """Django's checks, plus: `None` in a field that may be blank but not NULL is refused.
+
+        Django skips every check of an empty value in a `blank=True` field, `None`
+        included, so `{"description": null}` in a PATCH reached the database's NOT NULL
+        constraint (a 500). Every service validates with `full_clean()` before saving, so
+        this one rule turns such a null into a 400 `invalid` on every model (ADR 0009).
+        """
+        errors: dict[str, list[str]] = {}
+        try:
+            super().clean_fields(exclude=exclude)
+        except ValidationError as exc:
+            errors.update(exc.message_dict)
+        for field in self._meta.concrete_fields:
+            if exclude and field.name in exclude:
+                continue
+            if _may_be_blank_not_null(field) and getattr(self, field.attname) is None:
+                errors.setdefault(field.name, []).append(str(field.error_messages["null"]))
+        if errors:
+            raise ValidationError(errors)
+
+
+def _may_be_blank_not_null(field: "models.Field[Any, Any]") -> bool:
+    return field.blank and not field.null and field.editable and not field.primary_key

@@ -26,7 +26,14 @@ class TierNotOnSale(EncoreError):
 
 
 class TierSoldOut(Conflict):
-    default_code = "tier_sold_out"
+    """A tier of the cart has fewer tickets left than asked for (`remaining` says how many).
+
+    The code is api.md's `sold_out`, like the eligibility refusal for an event whose
+    every tier is exhausted: one code and one status (409) for "no ticket" however it
+    was found; `tier_id` and `remaining` tell the two apart.
+    """
+
+    default_code = "sold_out"
     default_detail = "Not enough tickets are left in this tier."
 
 

@@ -10,3 +10,4 @@ from .celery import *  # noqa: F403
 from .database import *  # noqa: F403
 from .email import *  # noqa: F403
 from .notifications import *  # noqa: F403
+from .request_limits import *  # noqa: F403

@@ -9,13 +9,13 @@ venue's capacity, which would give the number away); `show_attendee_count=false`
 """
 
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, Literal
 
 from ninja import Schema
-from pydantic import field_validator
 
+from common.http.fields import LenientInstant
 from events.models import Event, TicketTier
 from events.schema.durations import IsoDuration
 from events.selectors.event import seats_held
@@ -142,13 +142,6 @@ class EventFilterSchema(Schema):
 
     organization: str | None = None
     series: uuid.UUID | None = None
-    start_after: datetime | None = None
-    start_before: datetime | None = None
+    start_after: LenientInstant | None = None
+    start_before: LenientInstant | None = None
     status: EventStatus | None = None
-
-    @field_validator("start_after", "start_before")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value

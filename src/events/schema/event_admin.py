@@ -13,9 +13,10 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, AwareDatetime, ConfigDict, StrictBool
+from pydantic import AfterValidator, ConfigDict, StrictBool
 
 from accounts.schema.user import UserRefSchema
+from common.http.fields import Instant
 from events.models import Event
 from events.schema.choices import RSVPStatus
 from events.schema.durations import IsoDuration
@@ -32,7 +33,7 @@ def _reasonable_year(value: datetime) -> datetime:
     return value
 
 
-EventTime = Annotated[AwareDatetime, AfterValidator(_reasonable_year)]
+EventTime = Annotated[Instant, AfterValidator(_reasonable_year)]
 Count = Annotated[int, Field(ge=0, le=MAX_CAPACITY)]
 
 

@@ -13,9 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from ninja import Field, Schema
-from pydantic import AwareDatetime, ConfigDict, StrictBool, StrictInt
+from pydantic import ConfigDict, StrictBool, StrictInt
 
 from common.errors import InvalidInput
+from common.http.fields import Instant
 from events.models import Event
 from events.schema.durations import IsoDuration
 from events.schema.event import EventListItem
@@ -42,14 +43,14 @@ class _RuleFieldsSchema(Schema):
     day_of_month: StrictInt | None = None
     nth_weekday: StrictInt | None = Field(None, description="1..4 or -1 (the last)")
     weekday: StrictInt | None = None
-    until: AwareDatetime | None = None
+    until: Instant | None = None
     count: StrictInt | None = None
     timezone: str | None = Field(None, max_length=64)
 
 
 class RecurrenceCreateSchema(_RuleFieldsSchema):
     frequency: str = Field(..., description="daily|weekly|monthly|yearly")
-    dtstart: AwareDatetime
+    dtstart: Instant
 
     def rule_data(self) -> dict[str, Any]:
         """The rule fields sent (defaults left to the model), checked as a whole rule."""
@@ -138,13 +139,13 @@ class TemplatePatchSchema(Schema):
 class CancelOccurrenceSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    occurrence_date: AwareDatetime
+    occurrence_date: Instant
 
 
 class GenerateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    until: AwareDatetime | None = None
+    until: Instant | None = None
 
 
 # -- answers -------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ from decimal import Decimal
 from typing import Annotated
 
 from ninja import Field, Schema
-from pydantic import AwareDatetime, ConfigDict, StringConstraints
+from pydantic import ConfigDict, StringConstraints
 
+from common.http.fields import Instant
 from events.models import Ticket, TicketTier
 from events.schema.choices import TicketStatus
 
@@ -43,8 +44,8 @@ class TierCreateSchema(Schema):
     currency: str = Field("EUR", pattern=r"^[A-Z]{3}$")
     payment_method: TicketTier.PaymentMethod = TicketTier.PaymentMethod.FREE
     total_quantity: int | None = Field(None, ge=0, le=MAX_INT)
-    sales_start_at: AwareDatetime | None = None
-    sales_end_at: AwareDatetime | None = None
+    sales_start_at: Instant | None = None
+    sales_end_at: Instant | None = None
     max_tickets_per_user: int | None = Field(None, ge=1, le=MAX_INT)
     payment_due_hours: int = Field(72, ge=1, le=MAX_INT)
 
@@ -60,8 +61,8 @@ class TierUpdateSchema(Schema):
     currency: str | None = Field(None, pattern=r"^[A-Z]{3}$")
     payment_method: TicketTier.PaymentMethod | None = None
     total_quantity: int | None = Field(None, ge=0, le=MAX_INT)
-    sales_start_at: AwareDatetime | None = None
-    sales_end_at: AwareDatetime | None = None
+    sales_start_at: Instant | None = None
+    sales_end_at: Instant | None = None
     max_tickets_per_user: int | None = Field(None, ge=1, le=MAX_INT)
     payment_due_hours: int | None = Field(None, ge=1, le=MAX_INT)
 

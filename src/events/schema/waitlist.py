@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from ninja import Field, Schema
-from pydantic import AwareDatetime, ConfigDict, StrictBool
+from pydantic import ConfigDict, StrictBool
 
+from common.http.fields import Instant
 from events.schema.durations import IsoDuration
 from events.schema.event_admin import Count, EventTime, UserRefSchema
 
@@ -73,7 +74,7 @@ class OfferCreateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
     waitlist_entry_id: uuid.UUID
-    expires_at: AwareDatetime | None = Field(
+    expires_at: Instant | None = Field(
         default=None,
         description="Defaults to now + the waitlist time window (required without one).",
     )
@@ -82,7 +83,7 @@ class OfferCreateSchema(Schema):
 class OfferReactivateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    expires_at: AwareDatetime | None = Field(
+    expires_at: Instant | None = Field(
         default=None,
         description="Defaults to now + the waitlist time window (required without one).",
     )

@@ -111,13 +111,13 @@ def test_tier_quantity_caps_the_cart_and_nothing_is_written(api, user):
     response = checkout(api, user, event, cart((big, 1), (small, 2)))
 
     assert response.status_code == 409
-    assert response.json()["code"] == "tier_sold_out"
+    assert response.json()["code"] == "sold_out"
     assert response.json()["remaining"] == 1
     assert not Ticket.objects.filter(user=user).exists()
     assert_counters_true(event)
 
 
-def test_exhausted_tier_while_another_still_sells_is_tier_sold_out(api, user):
+def test_exhausted_tier_while_another_still_sells_is_sold_out_for_that_tier(api, user):
     event = ticketed_event(waitlist_open=True)
     gone = free_tier(event, total_quantity=1)
     free_tier(event)
@@ -126,7 +126,9 @@ def test_exhausted_tier_while_another_still_sells_is_tier_sold_out(api, user):
     response = checkout(api, user, event, cart((gone, 1)))
 
     assert response.status_code == 409
-    assert response.json()["code"] == "tier_sold_out"
+    assert response.json()["code"] == "sold_out"
+    assert response.json()["tier_id"] == str(gone.pk)
+    assert response.json()["remaining"] == 0
 
 
 def test_every_tier_exhausted_is_sold_out_with_the_waitlist_as_next_step(api, user):

@@ -39,7 +39,7 @@ def assert_event_capacity(
     2. the tiers' quantities: when every requested tier is exhausted and no other tier
        on sale has anything left either, the event is `sold_out` (409, the waitlist is
        the next step). A tier short of the requested count while others still sell is
-       the cart's problem (`tier_sold_out`, checked by the caller).
+       the cart's problem (`sold_out` with the tier's `remaining`, checked by the caller).
     """
     now = now or timezone.now()
     assert_capacity_locked(event, user_id, seats, now=now)

@@ -1,0 +1,50 @@
+"""Input types every request schema shares, so each rule about a value lives once (ADR 0009).
+
+`Instant` is the one datetime type of request bodies and queries: an aware datetime whose
+UTC offset PostgreSQL can store (±15:59) and whose instant, converted to UTC, is still a
+date Python can hold (years 0001–9999). Without it `2026-01-01T00:00:00+20:00` reached
+the database (a 500) and `9999-12-31T23:59-01:00` overflowed on `astimezone`. A value
+outside either bound is refused with the error type `datetime_out_of_range`, which
+`common.api` answers as 400 `invalid` (api.md "Hardening"), not as a 422 schema error.
+`src/encore/tests/test_input_types.py` fails for any input datetime declared without it.
+"""
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+from pydantic import AfterValidator, AwareDatetime
+from pydantic_core import PydanticCustomError
+
+#: PostgreSQL's bound for a `timestamptz` literal's offset.
+MAX_UTC_OFFSET = timedelta(hours=15, minutes=59)
+DATETIME_OUT_OF_RANGE = "datetime_out_of_range"
+#: pydantic error types that are a value out of bounds (400 `invalid`), not a wrong shape.
+FIELD_VALUE_ERRORS = frozenset({DATETIME_OUT_OF_RANGE})
+
+
+def check_storable(value: datetime) -> datetime:
+    """The datetime, if its offset and its UTC instant are ones the system can hold."""
+    offset = value.utcoffset()
+    if offset is None:  # only `LenientInstant`, after `assume_utc`, lets one through
+        return value
+    if abs(offset) > MAX_UTC_OFFSET:
+        raise PydanticCustomError(
+            DATETIME_OUT_OF_RANGE, "The UTC offset must lie within -15:59 and +15:59."
+        )
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise PydanticCustomError(
+            DATETIME_OUT_OF_RANGE, "The instant must lie within the years 0001 to 9999 in UTC."
+        ) from None
+    return value
+
+
+def assume_utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+
+
+#: A datetime with an explicit offset, storable (see the module docstring).
+Instant = Annotated[AwareDatetime, AfterValidator(check_storable)]
+#: The same for query filters, where a time without an offset is read as UTC.
+LenientInstant = Annotated[datetime, AfterValidator(assume_utc), AfterValidator(check_storable)]
