@@ -18,7 +18,7 @@ from pydantic import ConfigDict, StrictBool, StrictInt
 from common.errors import InvalidInput
 from common.http.fields import Instant
 from events.models import Event
-from events.schema.durations import IsoDuration
+from events.schema.durations import IsoDurationInput
 from events.schema.event import EventListItem
 from events.schema.event_admin import Count, EventCreateSchema, VisibilitySettingsSchema
 from events.utils import recurrence_validators as rv
@@ -123,7 +123,7 @@ class TemplatePatchSchema(Schema):
     venue: uuid.UUID | None = None
     visibility_settings: VisibilitySettingsSchema | None = None
     waitlist_open: StrictBool | None = None
-    waitlist_time_window: IsoDuration | None = None
+    waitlist_time_window: IsoDurationInput | None = None
     waitlist_batch_size: Count | None = None
     waitlist_lottery_mode: StrictBool | None = None
 
