@@ -28,6 +28,8 @@ from ninja.security import HttpBearer
 from ninja_extra import NinjaExtraAPI
 from pydantic import WithJsonSchema
 
+from common.http.guards import WRITE_METHODS
+
 logger = logging.getLogger("encore.api")
 
 ADMIN_PREFIXES = ("/event-admin/", "/organization-admin/")
@@ -159,21 +161,26 @@ def _is_throttled(operation: Operation) -> bool:
     return bool(getattr(operation, "throttle_objects", None))
 
 
-def error_statuses(path: str, operation: Operation, details: dict[str, Any]) -> list[int]:
+def error_statuses(
+    method: str, path: str, operation: Operation, details: dict[str, Any]
+) -> list[int]:
     """The error statuses `operation` may give whatever it does, in ascending order.
 
     `path` is the operation's path below the API root (`/event-admin/{event_id}`);
-    `details` its OpenAPI operation object as ninja rendered it.
+    `details` its OpenAPI operation object as ninja rendered it. The request guards
+    (`common.http.guards`) judge any write's body, declared or not: over the limit 413,
+    not JSON 415, unparseable or with a NUL 400.
     """
     parameters = details.get("parameters", [])
     has_body = "requestBody" in details
+    is_write = method.upper() in WRITE_METHODS
     has_path_params = any(p["in"] == "path" for p in parameters)
     paginated = any(p["in"] == "query" and p["name"] == "page" for p in parameters)
     statuses = {503}
     if parameters or has_body:
         statuses |= {400, 422}
-    if has_body:
-        statuses |= {413, 415}
+    if has_body or is_write:
+        statuses |= {400, 413, 415}
     if _uses_jwt(operation):
         statuses.add(401)
     if path.startswith(ADMIN_PREFIXES):
@@ -228,10 +235,10 @@ def document_errors(schema: dict[str, Any], operations: dict[str, Operation], ro
     components.update(ERROR_COMPONENTS)
     for path, methods in schema["paths"].items():
         relative = "/" + path.removeprefix(root.rstrip("/")).lstrip("/")
-        for details in methods.values():
+        for method, details in methods.items():
             operation = operations[details["operationId"]]
             responses = {int(code): body for code, body in details["responses"].items()}
-            for status in error_statuses(relative, operation, details):
+            for status in error_statuses(method, relative, operation, details):
                 declared = responses.get(status)
                 responses[status] = (
                     _response(status) if declared is None else _merge(declared, status)
