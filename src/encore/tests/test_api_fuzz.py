@@ -55,8 +55,10 @@ from events.models import (
     EventWaitList,
     Invitation,
     OrganizationMembershipRequest,
+    Ticket,
     TicketTier,
     Venue,
+    WaitlistOffer,
 )
 from events.tests.factories import (
     fill_with_rsvps,
@@ -144,6 +146,10 @@ def build_world() -> World:
     waiting = [make_user() for _ in range(3)]
     entries = [EventWaitList.objects.create(event=rsvp_event, user=u) for u in waiting]
     offer = give_offer(rsvp_event, waiting[0], expires_at=timezone.now() + timedelta(hours=1))
+    lapsed = give_offer(rsvp_event, waiting[2], expires_at=timezone.now() - timedelta(hours=1))
+    WaitlistOffer.objects.filter(pk=lapsed.pk).update(
+        status=WaitlistOffer.WaitlistOfferStatus.EXPIRED
+    )
     invitation = Invitation.objects.create(event=rsvp_event, user=member)
     rsvp = rsvp_event.rsvps.get(user=attendees[0])
 
@@ -153,6 +159,7 @@ def build_world() -> World:
     holders = fill_with_tickets(ticketed, tier, 2)
     ticket = ticketed.tickets.get(user=holders[0])
     own_ticket = ticketed.tickets.create(tier=tier, user=organiser)
+    unpaid = ticketed.tickets.create(tier=tier, user=make_user(), status=Ticket.Status.PENDING)
 
     # A recurring series with generated occurrences.
     series = make_series(org, rule=make_rule(dtstart=timezone.now() + timedelta(days=1)))
@@ -178,7 +185,9 @@ def build_world() -> World:
             "entry_id": entries[1].pk,
             "offer_id": offer.pk,
         },
+        {"event_id": rsvp_event.pk, "offer_id": lapsed.pk, "entry_id": entries[2].pk},
         {"event_id": ticketed.pk, "tier_id": tier.pk, "ticket_id": ticket.pk},
+        {"event_id": ticketed.pk, "ticket_id": unpaid.pk},
         *({"event_id": event.pk} for event in occurrences[:1]),
         {"event_id": series.template_event_id},
     ]
