@@ -8,6 +8,7 @@ it is created when missing and migrated on every run. `--only a1,d0` picks rows.
 import argparse
 import logging
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -31,6 +32,11 @@ def ensure_database(url: str) -> None:
 def setup_django(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "encore.settings")
+    # The production configuration (DEBUG off: no query log in the figures), with a
+    # throwaway key and the test client's host over plain HTTP.
+    os.environ.setdefault("DJANGO_SECRET_KEY", f"bench-{secrets.token_urlsafe(48)}")
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "false")
     sys.path.insert(0, str(ROOT / "src"))
     ensure_database(url)
 

@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
-# Start Encore: migrate, load the demo, then API + Celery worker + beat until Ctrl-C.
-# If any of the three stops, the others are stopped too: a half-running stack (an API
-# without its worker) would look healthy while waitlist offers silently never go out.
+# Start Encore: migrate, collect static files, load the demo, then the production stack
+# until Ctrl-C: gunicorn (WEB_CONCURRENCY workers), one Celery worker per queue
+# (`critical`: waitlist passes, offers, claims' follow-ups; `bulk`: everything else) and
+# exactly one beat. If any of them stops, the others are stopped too: a half-running
+# stack (an API without its worker) would look healthy while offers never go out.
+#
+# Development by default (DJANGO_DEBUG=true: a generated key in var/, plain-text logs).
+# DJANGO_DEBUG=false runs the production configuration, which needs DJANGO_SECRET_KEY
+# and DJANGO_ALLOWED_HOSTS (docs/architecture/deployment.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="$PWD/.venv/bin/python"
-HOST="${ENCORE_HOST:-127.0.0.1}"
-PORT="${ENCORE_PORT:-8000}"
-LOGS="${ENCORE_VAR_DIR:-$PWD/var}/log"   # the settings keep all state under ENCORE_VAR_DIR
+export DJANGO_DEBUG="${DJANGO_DEBUG:-true}"
+export ENCORE_HOST="${ENCORE_HOST:-127.0.0.1}"
+export ENCORE_PORT="${ENCORE_PORT:-8000}"
+export ENCORE_VAR_DIR="${ENCORE_VAR_DIR:-$PWD/var}"   # the settings keep all state there
+HOST="$ENCORE_HOST"
+PORT="$ENCORE_PORT"
+LOGS="$ENCORE_VAR_DIR/log"
 mkdir -p "$LOGS"
+# One metrics directory for every process of this stack, empty at each start, so
+# /metrics adds up the web and the Celery processes (common/metrics.py).
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$ENCORE_VAR_DIR/prometheus}"
+rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 cd src
+# The first command also makes the development key (var/secret_key) if there is none yet.
 "$PY" manage.py migrate --noinput >/dev/null
+"$PY" manage.py collectstatic --noinput >/dev/null
 "$PY" manage.py load_demo --base-url "http://$HOST:$PORT"
 
 pids=()
@@ -23,13 +39,18 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$PY" -m celery -A encore worker --loglevel=INFO --concurrency=2 --pool=threads >"$LOGS/worker.log" 2>&1 &
+CELERY=("$PY" -m celery -A encore)
+"${CELERY[@]}" worker -Q critical -n "critical@%h" --loglevel=INFO \
+  --concurrency="${CELERY_CRITICAL_CONCURRENCY:-2}" --pool=threads >"$LOGS/worker-critical.log" 2>&1 &
 pids+=($!)
-# The beat schedule lives in the database (django-celery-beat), not in a local file.
-"$PY" -m celery -A encore beat --loglevel=INFO >"$LOGS/beat.log" 2>&1 &
+"${CELERY[@]}" worker -Q bulk -n "bulk@%h" --loglevel=INFO \
+  --concurrency="${CELERY_BULK_CONCURRENCY:-2}" --pool=threads >"$LOGS/worker-bulk.log" 2>&1 &
 pids+=($!)
-# In the background too, so a signal to this script is handled at once, not after the server exits.
-"$PY" manage.py runserver "$HOST:$PORT" --noreload &
+# Exactly one beat: the schedule lives in the database (django-celery-beat).
+"${CELERY[@]}" beat --loglevel=INFO >"$LOGS/beat.log" 2>&1 &
+pids+=($!)
+# In the background too, so a signal to this script is handled at once.
+"$PY" -m gunicorn -c python:encore.gunicorn encore.wsgi &
 pids+=($!)
 
 echo
@@ -37,7 +58,8 @@ echo "Encore is running:"
 echo "  API       http://$HOST:$PORT/api"
 echo "  API docs  http://$HOST:$PORT/api/docs"
 echo "  Admin     http://$HOST:$PORT/admin"
-echo "  Worker and beat logs in $LOGS/. Press Ctrl-C to stop."
+echo "  Health    http://$HOST:$PORT/health/ready   Metrics http://$HOST:$PORT/metrics"
+echo "  Server log here; worker and beat logs in $LOGS/. Press Ctrl-C to stop."
 echo
 
 status=0

@@ -27,3 +27,16 @@ class InvalidResetToken(EncoreError):
 
     default_code = "invalid_token"
     default_detail = "This password reset link is invalid or has expired."
+
+
+class UserDeletionRefused(EncoreError):
+    """A user may not be deleted yet; `detail` says why and what to do first.
+
+    accounts only defines the family: the apps holding what blocks a deletion (events:
+    paid tickets, owned organisations) raise subclasses with their own `code` from their
+    `user_deletion_requested` receivers (accounts.signals).
+    """
+
+    status_code = 409
+    default_code = "user_deletion_refused"
+    default_detail = "This user cannot be deleted yet."

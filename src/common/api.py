@@ -25,6 +25,8 @@ from ninja_extra.throttling import UserRateThrottle
 from ninja_jwt.authentication import JWTAuth
 from ninja_jwt.exceptions import AuthenticationFailed, InvalidToken
 
+from common import rate_limit
+from common.client_ip import client_limit_key
 from common.errors import Busy, EncoreError, Unavailable
 from common.http.fields import FIELD_VALUE_ERRORS
 from common.locking import is_database_unavailable, is_lock_timeout
@@ -68,17 +70,38 @@ def optional_jwt_auth() -> list[Any]:
 
 
 class WriteThrottle(UserRateThrottle):
-    """Per-user limit on write endpoints; `THROTTLE_ENABLED=false` switches it off."""
+    """Per-user limit on write endpoints (per client IP for anonymous callers);
+    `THROTTLE_ENABLED=false` switches it off.
+
+    Counted with `common.rate_limit` instead of ninja-extra's history list: that one reads
+    the list, appends and writes it back, so concurrent requests in several processes
+    overwrite each other's entries and far more than the rate gets through. A window opens
+    with a caller's first write and admits exactly `num_requests` until it closes.
+    """
 
     scope = "write"
 
     def get_rate(self) -> str | None:
         return str(settings.WRITE_THROTTLE_RATE)
 
+    def get_ident(self, request: HttpRequest) -> str:
+        """The client as `common.client_ip` defines it (never a raw X-Forwarded-For)."""
+        return client_limit_key(request)
+
     def allow_request(self, request: HttpRequest) -> bool:
-        if not settings.THROTTLE_ENABLED:
+        if not settings.THROTTLE_ENABLED or self.num_requests is None or self.duration is None:
             return True
-        return bool(super().allow_request(request))
+        key = self.get_cache_key(request)
+        if key is None:
+            return True
+        window = rate_limit.hit(key, self.duration)
+        # Read back by wait() right after a refusal (as ninja's own throttles keep state);
+        # the decision above never depends on it.
+        self.retry_after = window.retry_after
+        return window.count <= self.num_requests
+
+    def wait(self) -> float | None:
+        return float(getattr(self, "retry_after", None) or self.duration or 1)
 
 
 def _validation_messages(error: DjangoValidationError) -> dict[str, list[str]]:

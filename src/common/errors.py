@@ -71,6 +71,18 @@ class Busy(EncoreError):
     retry_after_seconds = 2
 
 
+class Throttled(EncoreError):
+    """Too many attempts from this client or on this account: 429 with Retry-After."""
+
+    status_code = 429
+    default_code = "throttled"
+    default_detail = "Too many attempts; please try again later."
+
+    def __init__(self, retry_after_seconds: int, detail: str | None = None) -> None:
+        super().__init__(detail)
+        self.retry_after_seconds = max(int(retry_after_seconds), 1)
+
+
 class Unavailable(EncoreError):
     """The database cannot be reached: nothing was done, the client should retry later."""
 

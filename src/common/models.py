@@ -38,5 +38,32 @@ class TimeStampedModel(models.Model):
             raise ValidationError(errors)
 
 
+class OutboxMessage(TimeStampedModel):
+    """A task the broker refused when it was due (see `common.outbox`): kept until the
+    beat's `common.flush_outbox` publishes it, so a broker outage delays work, never
+    loses it. `args`/`kwargs` are the task's JSON-serialisable arguments."""
+
+    task_name = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    # Empty: the task's route (CELERY_TASK_ROUTES) decides.
+    queue = models.CharField(max_length=64, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="outbox_unsent",
+                condition=models.Q(sent_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.task_name} ({'sent' if self.sent_at else 'waiting'})"
+
+
 def _may_be_blank_not_null(field: "models.Field[Any, Any]") -> bool:
     return field.blank and not field.null and field.editable and not field.primary_key

@@ -45,6 +45,10 @@ class Notification(TimeStampedModel):
     # Set by dispatch when the in_app channel is among the user's channels for this
     # notification; only such rows are in the inbox (list, unread count, mark read).
     in_app = models.BooleanField(default=False)
+    # "Useful until": set by the sender for time-critical types (an offer's expiry).
+    # Past it no channel sends the notification any more, and until then a failed
+    # delivery is revived by the re-dispatch job (docs/architecture/notifications.md).
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -79,6 +83,10 @@ class NotificationDelivery(TimeStampedModel):
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The last failure was transient (timeout, 4xx, lost worker): another round may help.
+    transient_failure = models.BooleanField(default=False)
+    # Rounds of attempts the re-dispatch job granted after the first one was exhausted.
+    redispatches = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name_plural = "notification deliveries"

@@ -22,7 +22,8 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts.errors import InvalidResetToken
 from accounts.models import User
-from accounts.service import tokens
+from accounts.service import login_limits, tokens
+from common import outbox
 
 logger = logging.getLogger("encore.accounts")
 
@@ -32,13 +33,11 @@ SUBJECT = "Reset your Encore password"
 def request_password_reset(email: str) -> None:
     """Hand the address to a task, whatever it is: the request does the same work and
     takes the same time for every address, so neither its answer nor its duration tells
-    a stranger which addresses are registered. A broker outage is logged, not raised."""
+    a stranger which addresses are registered. With the broker down the request is kept
+    in the outbox and the mail goes out once the broker is back (`common.outbox`)."""
     from accounts.tasks import send_password_reset_task
 
-    try:
-        send_password_reset_task.delay(email.strip())
-    except Exception:  # the broker is down: the person can ask again
-        logger.exception("password reset could not be enqueued")
+    outbox.enqueue(send_password_reset_task, email.strip())
 
 
 def send_password_reset(email: str) -> bool:
@@ -60,7 +59,8 @@ def send_password_reset(email: str) -> bool:
 
 
 def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
-    """Set the new password and end every session of the account (its refresh tokens)."""
+    """Set the new password, end every session of the account (its refresh tokens) and
+    clear its failed log-ins (login_limits)."""
     user = _user_for_token(uid, token)
     try:
         validate_password(password, user=user)
@@ -70,6 +70,7 @@ def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
         user.set_password(password)
         user.save(update_fields=["password", "updated_at"])
         tokens.revoke_all_refresh_tokens(user)
+    login_limits.forget_account_failures(user.email)
     return user
 
 

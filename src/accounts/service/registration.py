@@ -3,19 +3,36 @@
 Everything is validated before anything is written, and every problem is reported at
 once (`errors.email`, `errors.password`, `errors.timezone`), so a client can show all of
 them in one round trip.
+
+The answer never tells whether the address already has an account (ADR 0011): for a
+taken address the caller gets the same 201 and the same user body as for a new one (the
+id then names no account, nothing is written), after the same password hashing; the
+address's owner gets an e-mail instead ("someone tried to register with your address"),
+sent by the task `accounts.send_registration_notice`, at most once per
+REGISTRATION_NOTICE_INTERVAL_SECONDS per address.
 """
 
+import hashlib
+import logging
+import smtplib
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.core.mail import EmailMultiAlternatives
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
 
 from accounts.models import User
+from common import outbox
 from common.timezones import validate_timezone
 
-DUPLICATE_EMAIL = "An account with this e-mail address already exists."
+logger = logging.getLogger("encore.accounts")
+
+NOTICE_SUBJECT = "Someone tried to register with your e-mail address"
 
 
 def normalize_email(email: str) -> str:
@@ -31,21 +48,48 @@ def register_user(
     last_name: str = "",
     timezone: str = "UTC",
 ) -> User:
+    """The new user, or for a taken address an unsaved look-alike (see the module doc)."""
     email = normalize_email(email)
     candidate = User(email=email, first_name=first_name, last_name=last_name, timezone=timezone)
     errors: dict[str, list[str]] = {}
-    _collect(errors, "email", lambda: _check_email(email))
+    _collect(errors, "email", lambda: validate_email(email))
     _collect(errors, "timezone", lambda: validate_timezone(timezone))
     _collect(errors, "password", lambda: validate_password(password, user=candidate))
     if errors:
         raise ValidationError(errors)
-    return _create(candidate, password)
+    candidate.set_password(password)  # the same hashing work whether or not it is taken
+    if User.objects.filter(email__iexact=email).exists() or not _insert(candidate):
+        _tell_owner(email)
+    return candidate
 
 
-def _check_email(email: str) -> None:
-    validate_email(email)
-    if User.objects.filter(email__iexact=email).exists():
-        raise ValidationError(DUPLICATE_EMAIL, code="duplicate")
+def send_registration_notice(email: str) -> bool:
+    """Mail the owner of `email` that someone tried to sign up with it, if an active
+    account has it and no notice went to it within REGISTRATION_NOTICE_INTERVAL_SECONDS.
+
+    A mail server failure is logged, not raised (like the reset mail). True when sent.
+    """
+    user = User.objects.filter(email__iexact=email, is_active=True).first()
+    if user is None:
+        return False
+    if not cache.add(_notice_key(user.email), 1, settings.REGISTRATION_NOTICE_INTERVAL_SECONDS):
+        return False
+    base = settings.FRONTEND_BASE_URL.rstrip("/")
+    context = {"user": user, "link": f"{base}/"}
+    message = EmailMultiAlternatives(
+        subject=NOTICE_SUBJECT,
+        body=render_to_string("accounts/email/registration_notice.txt", context),
+        to=[user.email],
+    )
+    message.attach_alternative(
+        render_to_string("accounts/email/registration_notice.html", context), "text/html"
+    )
+    try:
+        message.send()
+    except (smtplib.SMTPException, OSError):
+        logger.exception("registration notice could not be sent", extra={"user_id": str(user.pk)})
+        return False
+    return True
 
 
 def _collect(errors: dict[str, list[str]], field: str, check: Callable[[], object]) -> None:
@@ -55,15 +99,27 @@ def _collect(errors: dict[str, list[str]], field: str, check: Callable[[], objec
         errors[field] = [str(message) for message in error.messages]
 
 
-def _create(candidate: User, password: str) -> User:
-    """Insert the user; a concurrent sign-up with the same address loses with a 400, not a 500.
+def _insert(candidate: User) -> bool:
+    """Insert the user; False when the address turned out to be taken after all.
 
-    The pre-check above cannot see an uncommitted twin, the unique index on `email` can.
+    The pre-check cannot see an uncommitted twin; the unique index on `email` can, and a
+    concurrent sign-up with the same address then gets the taken-address answer.
     """
-    candidate.set_password(password)
     try:
         with transaction.atomic():
             candidate.save(force_insert=True)
-    except IntegrityError as error:
-        raise ValidationError({"email": [DUPLICATE_EMAIL]}) from error
-    return candidate
+    except IntegrityError:
+        return False
+    return True
+
+
+def _tell_owner(email: str) -> None:
+    """Hand the notice to a task; with the broker down it waits in the outbox
+    (`common.outbox`) and the answer stays the same."""
+    from accounts.tasks import send_registration_notice_task
+
+    outbox.enqueue(send_registration_notice_task, email)
+
+
+def _notice_key(email: str) -> str:
+    return "registration-notice:" + hashlib.sha256(email.encode()).hexdigest()[:32]

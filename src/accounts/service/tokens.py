@@ -6,7 +6,6 @@ Access tokens are stateless and simply run out (1 h, settings.NINJA_JWT).
 
 from dataclasses import dataclass
 
-from django.contrib.auth import authenticate
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -18,7 +17,7 @@ from ninja_jwt.utils import datetime_from_epoch
 
 from accounts.errors import InvalidCredentials, InvalidRefreshToken
 from accounts.models import User
-from accounts.service.registration import normalize_email
+from accounts.service import login_limits
 
 
 @dataclass(frozen=True)
@@ -35,9 +34,10 @@ def issue_token_pair(user: User) -> TokenPair:
 
 
 def obtain_token_pair(request: HttpRequest, *, email: str, password: str) -> TokenPair:
-    """Log in. Inactive accounts are refused like wrong passwords (Django's ModelBackend)."""
-    user = authenticate(request, email=normalize_email(email), password=password)
-    if not isinstance(user, User):
+    """Log in. Inactive accounts are refused like wrong passwords (Django's ModelBackend);
+    too many failures on the account or from the client → 429 (login_limits)."""
+    user = login_limits.authenticate(request, email=email, password=password)
+    if user is None:
         raise InvalidCredentials()
     return issue_token_pair(user)
 

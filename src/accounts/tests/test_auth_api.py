@@ -25,6 +25,14 @@ def anon(api):
     return api(None)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Limits and the registration notice interval live in the cache: start each test empty."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def login(anon, email, password=PASSWORD):
     return anon.post("/auth/token/pair", {"email": email, "password": password})
 
@@ -77,16 +85,97 @@ def test_register_defaults_timezone_to_utc(anon):
     assert response.json()["timezone"] == "UTC"
 
 
-def test_register_refuses_duplicate_email_whatever_its_case(anon):
+def test_register_answers_a_taken_address_like_a_new_one(anon):
+    """Same status, same body (but the id) whether or not the address has an account;
+    no second user, and the address's owner is told by e-mail (ADR 0011)."""
+    owner = make_user("taken@example.com")
+    body = {"password": STRONG, "first_name": "Ada", "timezone": "Europe/Berlin"}
+
+    new = anon.post("/auth/register", {**body, "email": "Fresh@EXAMPLE.com"})
+    taken = anon.post("/auth/register", {**body, "email": "Taken@EXAMPLE.com"})
+
+    assert new.status_code == taken.status_code == 201
+    new_body, taken_body = dict(new.json()), dict(taken.json())
+    assert new_body.keys() == taken_body.keys()
+    assert new_body.pop("id") != taken_body.pop("id")
+    assert new_body.pop("email") == "fresh@example.com"
+    assert taken_body.pop("email") == "taken@example.com"
+    assert new_body.pop("display_name") == taken_body.pop("display_name") == "Ada"
+    assert new_body == taken_body
+    assert User.objects.filter(email="taken@example.com").count() == 1
+    assert not User.objects.filter(pk=taken.json()["id"]).exists()
+    owner.refresh_from_db()
+    assert owner.check_password(PASSWORD) and owner.first_name == ""
+    (notice,) = mail.outbox
+    assert notice.to == ["taken@example.com"]
+    text = notice.body
+    assert "tried to create an Encore account with this e-mail address" in text
+    assert "log in" in text and "Forgot your password?" in text
+
+
+def test_a_new_address_gets_no_notice_and_its_account_works(anon):
+    response = anon.post("/auth/register", {"email": "new@example.com", "password": STRONG})
+
+    assert response.status_code == 201
+    assert mail.outbox == []
+    assert login(anon, "new@example.com", STRONG).status_code == 200
+
+
+def test_a_taken_address_is_hashed_like_a_new_one(anon, monkeypatch):
+    """Equal work: the password is hashed once in both cases (no timing oracle)."""
+    from django.contrib.auth import base_user
+
+    make_user("taken@example.com")
+    hashed: list[str] = []
+    real = base_user.make_password  # type: ignore[attr-defined]
+
+    def counting(raw, *args, **kwargs):
+        hashed.append(raw)
+        return real(raw, *args, **kwargs)
+
+    monkeypatch.setattr(base_user, "make_password", counting)  # what User.set_password calls
+
+    for email in ("fresh@example.com", "taken@example.com"):
+        hashed.clear()
+        assert anon.post("/auth/register", {"email": email, "password": STRONG}).status_code == 201
+        assert hashed == [STRONG], email
+
+
+def test_the_registration_notice_goes_out_at_most_once_an_hour(anon, settings):
     make_user("taken@example.com")
 
-    response = anon.post("/auth/register", {"email": "Taken@EXAMPLE.com", "password": STRONG})
+    for _ in range(3):
+        anon.post("/auth/register", {"email": "taken@example.com", "password": STRONG})
+
+    assert len(mail.outbox) == 1
+    cache.clear()  # the interval has passed
+    anon.post("/auth/register", {"email": "taken@example.com", "password": STRONG})
+    assert len(mail.outbox) == 2
+
+
+def test_a_taken_address_registers_alike_with_the_broker_down(anon, monkeypatch):
+    from accounts import tasks
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("Connection refused")
+
+    make_user("taken@example.com")
+    monkeypatch.setattr(tasks.send_registration_notice_task, "delay", refuse)
+
+    response = anon.post("/auth/register", {"email": "taken@example.com", "password": STRONG})
+
+    assert response.status_code == 201
+    assert User.objects.count() == 1
+
+
+def test_invalid_input_for_a_taken_address_names_only_the_invalid_fields(anon):
+    make_user("taken@example.com")
+
+    response = anon.post("/auth/register", {"email": "taken@example.com", "password": "short"})
 
     assert response.status_code == 400
-    body = response.json()
-    assert body["code"] == "invalid"
-    assert "email" in body["errors"]
-    assert User.objects.count() == 1
+    assert set(response.json()["errors"]) == {"password"}
+    assert mail.outbox == []
 
 
 @pytest.mark.parametrize("password", ["short", "password123", "12345678"])
@@ -303,7 +392,11 @@ def test_a_reset_request_does_the_same_work_for_known_and_unknown_addresses(
 
     make_user("known@example.com")
     handed: list[str] = []
-    monkeypatch.setattr(tasks.send_password_reset_task, "delay", handed.append)
+    monkeypatch.setattr(
+        tasks.send_password_reset_task,
+        "apply_async",
+        lambda args, kwargs, **options: handed.extend(args),
+    )
 
     for email in ("known@example.com", "nobody@example.com"):
         with django_assert_num_queries(0):
@@ -313,16 +406,39 @@ def test_a_reset_request_does_the_same_work_for_known_and_unknown_addresses(
     assert mail.outbox == []
 
 
-def test_a_reset_request_succeeds_with_the_broker_down(anon, monkeypatch):
+def test_a_reset_requested_with_the_broker_down_is_sent_once_it_is_back(anon, monkeypatch):
+    """202 at once, the request kept in the outbox, and the mail sent by the next flush
+    (the real-broker version: common/tests/test_outbox_worker.py)."""
+    from kombu.exceptions import OperationalError
+
     from accounts import tasks
+    from common import outbox
+    from common.models import OutboxMessage
+
+    real_apply_async = tasks.send_password_reset_task.apply_async
 
     def refuse(*args, **kwargs):
-        raise ConnectionError("Connection refused")
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     make_user("known@example.com")
-    monkeypatch.setattr(tasks.send_password_reset_task, "delay", refuse)
+    make_user("other@example.com")
+    monkeypatch.setattr(tasks.send_password_reset_task, "apply_async", refuse)
 
-    assert anon.post("/auth/password-reset", {"email": "known@example.com"}).status_code == 202
+    for address in ("known@example.com", "nobody@example.com"):
+        assert anon.post("/auth/password-reset", {"email": address}).status_code == 202
+
+    assert mail.outbox == []
+    kept = list(OutboxMessage.objects.order_by("created_at").values_list("task_name", "args"))
+    assert kept == [
+        ("accounts.send_password_reset", ["known@example.com"]),
+        ("accounts.send_password_reset", ["nobody@example.com"]),
+    ]
+    assert outbox.flush().published == 0, "still down: nothing published, nothing lost"
+
+    monkeypatch.setattr(tasks.send_password_reset_task, "apply_async", real_apply_async)
+    assert outbox.flush().published == 2
+    assert [message.to for message in mail.outbox] == [["known@example.com"]]
+    assert outbox.flush().published == 0, "published once"
 
 
 def test_password_reset_for_inactive_account_sends_nothing(anon):
@@ -383,6 +499,7 @@ def test_auth_write_routes_are_throttled(anon, settings, path, body):
     # The throttle's rate is read once, when the controllers are registered, so the test
     # sends one request more than the configured rate allows instead of lowering it.
     settings.THROTTLE_ENABLED = True
+    settings.LOGIN_FAILURES_PER_IP = settings.LOGIN_FAILURES_PER_ACCOUNT = 1000  # not these
     allowed = WriteThrottle().num_requests
     assert allowed is not None
     cache.clear()

@@ -10,4 +10,7 @@ from .celery import *  # noqa: F403
 from .database import *  # noqa: F403
 from .email import *  # noqa: F403
 from .notifications import *  # noqa: F403
+from .observability import *  # noqa: F403
 from .request_limits import *  # noqa: F403
+from .security import *  # noqa: F403
+from .throttling import *  # noqa: F403

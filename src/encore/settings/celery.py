@@ -4,6 +4,8 @@ See docs/adr/0002-embedded-broker.md for why the embedded default is kombu's
 filesystem transport (a real worker and beat, no server to install).
 """
 
+from kombu import Exchange, Queue
+
 from .base import VAR_DIR
 from .env import env_bool, env_str
 
@@ -38,3 +40,37 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+# -- two queues (docs/adr/0012-two-queues-and-an-outbox.md) ----------------------------------
+# `critical`: work whose delay costs a seat (waitlist passes, offers and their notices,
+# time-critical channel sends, the offers' safety nets). `bulk`: everything else, the
+# default for any task not named here (fan-outs, digests, password-reset mail, series
+# generation, sweeps of unpaid tickets, re-dispatch jobs). Each queue has its own
+# worker(s), so a hung SMTP server or a 10,000-recipient fan-out on `bulk` never holds
+# up a pass. Both are declared, so a worker started without `-Q` (the embedded default
+# of `make run`) consumes both and nothing routed to `critical` is left unconsumed.
+CRITICAL_QUEUE = "critical"
+BULK_QUEUE = "bulk"
+CELERY_TASK_DEFAULT_QUEUE = BULK_QUEUE
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name) for name in (CRITICAL_QUEUE, BULK_QUEUE)
+]
+CELERY_TASK_CREATE_MISSING_QUEUES = False
+CELERY_TASK_ROUTES = {
+    "events.process_waitlist_for_event": {"queue": CRITICAL_QUEUE},
+    "events.send_waitlist_offer_notification": {"queue": CRITICAL_QUEUE},
+    "events.resend_waitlist_offer_notifications": {"queue": CRITICAL_QUEUE},
+    "events.expire_waitlist_offers": {"queue": CRITICAL_QUEUE},
+    "events.nudge_open_waitlists": {"queue": CRITICAL_QUEUE},
+    "events.send_offer_expired_notifications": {"queue": CRITICAL_QUEUE},
+    # The channel sends of time-critical types (`NotificationSpec.time_critical`):
+    # dispatch picks this task instead of `notifications.deliver` for them.
+    "notifications.deliver_critical": {"queue": CRITICAL_QUEUE},
+    # Re-publishes whatever the broker refused, critical work included: it must not wait
+    # behind bulk work itself.
+    "common.flush_outbox": {"queue": CRITICAL_QUEUE},
+    "accounts.*": {"queue": BULK_QUEUE},
+    "notifications.*": {"queue": BULK_QUEUE},
+    "events.*": {"queue": BULK_QUEUE},
+    "common.*": {"queue": BULK_QUEUE},
+}

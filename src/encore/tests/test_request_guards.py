@@ -266,3 +266,35 @@ def test_null_for_a_blank_but_not_null_column_is_400_invalid_and_changes_nothing
     assert field in body["errors"]
     target.refresh_from_db()
     assert getattr(target, field) == "Keep me"
+
+
+# -- values whose checks crashed behind the schema ---------------------------------------
+@pytest.mark.django_db
+@pytest.mark.parametrize("window", ["P400D", "P999999999D"])
+def test_a_waitlist_window_of_a_year_or_more_is_400_invalid_not_a_crash(window: str) -> None:
+    """Durations reach the model as text; from 365 days on it used to be `P1Y35D`."""
+    event = make_event()
+    response = Client(headers=_auth(event.organization.owner)).patch(
+        f"/api/event-admin/{event.pk}",
+        json.dumps({"waitlist_time_window": window}),
+        content_type=JSON,
+    )
+    body = _assert_error(response, 400, "invalid")
+    assert "waitlist_time_window" in body["errors"]
+    event.refresh_from_db()
+    assert event.waitlist_time_window is None
+
+
+@pytest.mark.django_db
+def test_cancel_occurrence_at_the_last_storable_second_is_refused_not_a_crash() -> None:
+    from events.tests.recurrence_builders import make_series
+
+    series = make_series()
+    path = (
+        f"/api/organization-admin/{series.organization.slug}/event-series/{series.pk}"
+        "/cancel-occurrence"
+    )
+    response = Client(headers=_auth(series.organization.owner)).post(
+        path, json.dumps({"occurrence_date": "9999-12-31T23:59:59+00:00"}), content_type=JSON
+    )
+    _assert_error(response, 422, "invalid")

@@ -7,25 +7,33 @@ same value; input accepts either form.
 from datetime import timedelta
 from typing import Annotated
 
-from pydantic import PlainSerializer, TypeAdapter, WithJsonSchema
-
-_DURATION = TypeAdapter(timedelta)
+from pydantic import PlainSerializer, WithJsonSchema
 
 
 def _iso_duration(value: timedelta) -> str:
-    text: str = _DURATION.dump_python(value, mode="json")
-    return text
+    """`PT2H`, `P7D`, `P400DT1H30M`: days at most, never years or months.
+
+    Services receive a PATCH body's durations as this text (`model_dump`) and Django's
+    `parse_duration` reads them back; pydantic's own form switches to years from 365
+    days on (`P1Y35D`), which Django cannot parse, and that was a 500.
+    """
+    sign = "-" if value < timedelta(0) else ""
+    value = abs(value)
+    hours, rest = divmod(value.seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    time = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M")) if n)
+    if seconds or value.microseconds:
+        time += f"{seconds}.{value.microseconds:06d}".rstrip("0").rstrip(".") + "S"
+    date = f"{value.days}D" if value.days else ""
+    if not date and not time:
+        return "PT0S"
+    return f"{sign}P{date}{'T' + time if time else ''}"
 
 
-_SCHEMA = WithJsonSchema({"type": "string", "format": "duration", "examples": ["PT2H"]})
-
-#: A duration in a body the API writes (and in `WaitlistSettingsSchema`, read and
-#: written): `PT2H` on the way out. One JSON schema in both directions, so a component
-#: holding it is the same in input and output.
-IsoDuration = Annotated[timedelta, PlainSerializer(_iso_duration, return_type=str), _SCHEMA]
-
-#: A duration in a request body whose `model_dump()` feeds a service: a `timedelta`
-#: there, not the text IsoDuration's serializer gives. That text was re-parsed by the
-#: model field, which cannot read pydantic's years (`P5Y281D` for 2106 days): the value
-#: stayed a str and the model's 1 h..7 d check raised a TypeError, a 500 instead of a 400.
-IsoDurationInput = Annotated[timedelta, _SCHEMA]
+#: One JSON schema for input and output, so a component holding it (the waitlist
+#: settings, read and written) is the same in both directions.
+IsoDuration = Annotated[
+    timedelta,
+    PlainSerializer(_iso_duration, return_type=str),
+    WithJsonSchema({"type": "string", "format": "duration", "examples": ["PT2H"]}),
+]

@@ -19,7 +19,7 @@ from accounts.schema.user import UserRefSchema
 from common.http.fields import Instant
 from events.models import Event
 from events.schema.choices import RSVPStatus
-from events.schema.durations import IsoDurationInput
+from events.schema.durations import IsoDuration
 from events.schema.venue import MAX_CAPACITY
 
 EARLIEST = 1900
@@ -64,7 +64,7 @@ class _EventFieldsSchema(Schema):
     venue_id: uuid.UUID | None = None
     visibility_settings: VisibilitySettingsSchema | None = None
     waitlist_open: StrictBool | None = None
-    waitlist_time_window: IsoDurationInput | None = None
+    waitlist_time_window: IsoDuration | None = None
     waitlist_batch_size: Count | None = None
     waitlist_cutoff_date: EventTime | None = None
     waitlist_lottery_mode: StrictBool | None = None

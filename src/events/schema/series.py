@@ -16,11 +16,10 @@ from ninja import Field, Schema
 from pydantic import ConfigDict, StrictBool, StrictInt
 
 from common.errors import InvalidInput
-from common.http.fields import Instant
 from events.models import Event
-from events.schema.durations import IsoDurationInput
+from events.schema.durations import IsoDuration
 from events.schema.event import EventListItem
-from events.schema.event_admin import Count, EventCreateSchema, VisibilitySettingsSchema
+from events.schema.event_admin import Count, EventCreateSchema, EventTime, VisibilitySettingsSchema
 from events.utils import recurrence_validators as rv
 
 
@@ -43,14 +42,14 @@ class _RuleFieldsSchema(Schema):
     day_of_month: StrictInt | None = None
     nth_weekday: StrictInt | None = Field(None, description="1..4 or -1 (the last)")
     weekday: StrictInt | None = None
-    until: Instant | None = None
+    until: EventTime | None = None
     count: StrictInt | None = None
     timezone: str | None = Field(None, max_length=64)
 
 
 class RecurrenceCreateSchema(_RuleFieldsSchema):
     frequency: str = Field(..., description="daily|weekly|monthly|yearly")
-    dtstart: Instant
+    dtstart: EventTime
 
     def rule_data(self) -> dict[str, Any]:
         """The rule fields sent (defaults left to the model), checked as a whole rule."""
@@ -123,7 +122,7 @@ class TemplatePatchSchema(Schema):
     venue: uuid.UUID | None = None
     visibility_settings: VisibilitySettingsSchema | None = None
     waitlist_open: StrictBool | None = None
-    waitlist_time_window: IsoDurationInput | None = None
+    waitlist_time_window: IsoDuration | None = None
     waitlist_batch_size: Count | None = None
     waitlist_lottery_mode: StrictBool | None = None
 
@@ -139,13 +138,13 @@ class TemplatePatchSchema(Schema):
 class CancelOccurrenceSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    occurrence_date: Instant
+    occurrence_date: EventTime
 
 
 class GenerateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    until: Instant | None = None
+    until: EventTime | None = None
 
 
 # -- answers -------------------------------------------------------------------------------

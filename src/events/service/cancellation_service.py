@@ -71,12 +71,20 @@ def _cancel(
     return ticket
 
 
-def release_tickets(event: Event, tickets: Sequence[Ticket], reason: str, now: datetime) -> None:
+def release_tickets(
+    event: Event,
+    tickets: Sequence[Ticket],
+    reason: str,
+    now: datetime,
+    *,
+    notify_holders: bool = True,
+) -> None:
     """Cancel `tickets` and free their seats; the caller holds every lock involved.
 
     `tickets` must be locked, of `event`, and not cancelled. One UPDATE for the tickets,
     one per tier for `quantity_sold`, one for `attendee_count`, one enqueue; the
-    holders are told on commit (`ticket_cancelled`, one notification per holder).
+    holders are told on commit (`ticket_cancelled`, one notification per holder) unless
+    `notify_holders` is off (a user being deleted is not mailed about it).
     """
     if not tickets:
         return
@@ -91,4 +99,5 @@ def release_tickets(event: Event, tickets: Sequence[Ticket], reason: str, now: d
         TicketTier.objects.filter(pk=tier_id).update(quantity_sold=F("quantity_sold") - count)
     adjust_attendee_count(event, -len(tickets))
     waitlist_service.enqueue_waitlist_processing(event.pk)
-    event_notifications.notify_tickets_cancelled([ticket.pk for ticket in tickets])
+    if notify_holders:
+        event_notifications.notify_tickets_cancelled([ticket.pk for ticket in tickets])

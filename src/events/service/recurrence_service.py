@@ -44,6 +44,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from common import metrics
 from common.errors import Conflict, InvalidInput, NotFound
 from common.timezones import get_zone
 from events.models import (
@@ -142,6 +143,7 @@ def generate_series_events(
             last_generated_until=window.horizon, updated_at=now
         )
         series.last_generated_until = window.horizon
+        metrics.count(metrics.SERIES_GENERATION_PASSES, created=str(bool(created)).lower())
         if created:
             series_notifications.notify_series_events_generated(
                 locked.pk, [event.pk for event in created]

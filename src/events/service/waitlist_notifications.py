@@ -1,6 +1,9 @@
 """The waitlist's notifications: the offer (time-critical) and the lapsed-hold notice.
 
-Sent from Celery tasks after commit, never under a lock. Every time shown is in the
+Sent from Celery tasks after commit, never under a lock. The offer's notification carries
+the offer's expiry as its "useful until", and `offer_still_live` answers the
+notifications app's `notification_still_wanted`: a failed offer e-mail is sent again while
+the offer is live, never after (docs/architecture/notifications.md). Every time shown is in the
 **event's** timezone (domain.md fix); the notifications app gets plain context only.
 """
 
@@ -62,8 +65,21 @@ def send_offer_notification(offer_id: uuid.UUID) -> bool:
             notification_type=NotificationType.WAITLIST_SPOT_AVAILABLE,
             user=offer.user,
             context=offer_context(offer, now),
+            # Useful until the offer lapses; withdrawn sooner by `offer_still_live`.
+            expires_at=offer.expires_at,
         )
     return True
+
+
+def offer_still_live(offer_id: object, now: datetime) -> bool:
+    """Is the offer a WAITLIST_SPOT_AVAILABLE notification announces still claimable? Asked
+    by the notifications app (`notification_still_wanted`) before each send of it, so a
+    retry or revival after a claim, decline, revocation or lapse sends nothing."""
+    try:
+        pk = uuid.UUID(str(offer_id))
+    except ValueError:
+        return False
+    return WaitlistOffer.objects.filter(pk=pk, status=PENDING, expires_at__gt=now).exists()
 
 
 def lost_offer_notifications(now: datetime) -> list[uuid.UUID]:

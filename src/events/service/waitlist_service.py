@@ -23,6 +23,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
+from common import metrics
 from common.errors import InvalidInput, NotFound
 from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
@@ -188,6 +189,7 @@ def _create_batch(
         return WaitlistProcessingResult("no_eligible_users")
     cutoff = draw == "cutoff"
     _notify_offers_on_commit(offer_ids)
+    metrics.count(metrics.OFFERS_CREATED, len(offer_ids), kind="cutoff" if cutoff else "batch")
     logger.info(
         "waitlist batch created",
         extra={
@@ -270,6 +272,7 @@ def create_admin_offer(
     )
     _save_pending(offer)
     _notify_offers_on_commit([offer.pk])
+    metrics.count(metrics.OFFERS_CREATED, kind="admin")
     return offer
 
 
@@ -408,6 +411,7 @@ def claim_offer_for_registration(event: Event, user_id: uuid.UUID) -> bool:
             "waitlist offer claimed", extra={"event_id": str(event.pk), "offer_id": str(offer.pk)}
         )
         enqueue_waitlist_processing(event.pk)  # defensive nudge
+        metrics.count(metrics.OFFERS_CLAIMED)
     return offer is not None
 
 
@@ -439,6 +443,7 @@ def expire_waitlist_offers(now: datetime | None = None) -> ExpirySweep:
     for event_id in event_ids:
         enqueue_waitlist_processing(event_id)
     _notify_expired_on_commit(event_ids, stamp)
+    metrics.count(metrics.OFFERS_EXPIRED, expired)
     logger.info("waitlist offers expired", extra={"expired": expired, "events": len(event_ids)})
     return ExpirySweep(expired, event_ids)
 

@@ -10,6 +10,7 @@ no e-mail or Telegram call ever runs while the sender still holds its row locks.
 import json
 import logging
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -24,9 +25,16 @@ logger = logging.getLogger(__name__)
 
 
 def create_notification(
-    *, user: User, notification_type: str, context: Mapping[str, Any]
+    *,
+    user: User,
+    notification_type: str,
+    context: Mapping[str, Any],
+    expires_at: datetime | None = None,
 ) -> Notification:
-    """Validate, render and store; dispatch to the channels after commit."""
+    """Validate, render and store; dispatch to the channels after commit.
+
+    `expires_at`: past it the notification is no use (an offer lapsed) and no channel sends
+    it; until then a failed delivery of it is revived (`dispatch.redispatch_...`)."""
     spec = get_spec(notification_type)
     plain = normalise_context(context)
     missing = spec.missing_keys(plain)
@@ -42,6 +50,7 @@ def create_notification(
         title=content.title,
         body=content.body,
         context=plain,
+        expires_at=expires_at,
     )
     logger.info(
         "notification stored",

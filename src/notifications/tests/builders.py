@@ -29,8 +29,9 @@ def make_delivery(notification: Notification, channel: str, **fields: Any) -> No
     return NotificationDelivery.objects.create(notification=notification, channel=channel, **fields)
 
 
-def run_deliver_task(delivery: NotificationDelivery) -> list[str]:
-    """Run `notifications.deliver` eagerly, following its retries; returns each run's result.
+def run_deliver_task(delivery: NotificationDelivery, task_name: str = "deliver") -> list[str]:
+    """Run `notifications.deliver` (or `task_name` of `notifications.tasks`) eagerly,
+    following its retries; returns each run's result.
 
     With `task_eager_propagates` (the test settings) an eager `self.retry()` raises
     `Retry` carrying the signature of the next run instead of running it; a worker would
@@ -38,9 +39,9 @@ def run_deliver_task(delivery: NotificationDelivery) -> list[str]:
     """
     from celery.exceptions import Retry
 
-    from notifications.tasks import deliver
+    from notifications import tasks
 
-    signature = deliver.s(str(delivery.pk))
+    signature = getattr(tasks, task_name).s(str(delivery.pk))
     results: list[str] = []
     while True:
         try:

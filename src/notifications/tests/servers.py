@@ -137,3 +137,47 @@ def run_bot_api_stub() -> Iterator[BotApiStub]:
         stub.server.shutdown()
         stub.server.server_close()
         thread.join(timeout=5)
+
+
+@dataclass
+class HungSmtpServer:
+    """Accepts TCP connections and never says a word (no greeting, no reply): the SMTP
+    server of the issue that held a worker. `connections` counts those accepted."""
+
+    host: str
+    port: int
+    connections: int = 0
+
+
+@contextmanager
+def run_hung_smtp_server() -> Iterator[HungSmtpServer]:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    listener.settimeout(0.1)
+    server = HungSmtpServer(host="127.0.0.1", port=listener.getsockname()[1])
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept_forever() -> None:
+        while not stop.is_set():
+            try:
+                peer, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            held.append(peer)  # kept open, never answered
+            server.connections += 1
+
+    thread = threading.Thread(target=accept_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for peer in held:
+            peer.close()
+        listener.close()

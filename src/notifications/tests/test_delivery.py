@@ -121,7 +121,7 @@ class TestRetryDelay:
 
 class TestStrandedDeliveries:
     """A delivery whose task never ran (the broker was down at dispatch) gets another,
-    from the job that runs every 15 minutes; fresh and settled rows are left alone."""
+    from the job that runs every 5 minutes; fresh and settled rows are left alone."""
 
     T0 = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -156,21 +156,18 @@ class TestStrandedDeliveries:
             assert redispatch_stranded_deliveries() == []
 
         assert smtp_server.messages == []
-        assert [r.status for r in rows] == [
-            NotificationDelivery.objects.get(pk=r.pk).status for r in rows
-        ]
+        # The stale `sending` row (its worker is long gone) is recorded failed, not re-sent.
+        expected = [r.status for r in rows]
+        expected[2] = Status.FAILED
+        assert [NotificationDelivery.objects.get(pk=r.pk).status for r in rows] == expected
 
-    def test_the_job_runs_every_15_minutes_clear_of_the_waitlist_jobs(self) -> None:
+    def test_the_job_runs_every_5_minutes(self) -> None:
         periodic = PeriodicTask.objects.select_related("crontab").get(
             task="notifications.redispatch_stranded_deliveries"
         )
         crontab = periodic.crontab
         assert periodic.enabled
-        assert (crontab.minute, crontab.hour, str(crontab.timezone)) == (
-            "10,25,40,55",
-            "*",
-            "UTC",
-        )
+        assert (crontab.minute, crontab.hour, str(crontab.timezone)) == ("*/5", "*", "UTC")
 
 
 @pytest.mark.postgres
@@ -201,3 +198,94 @@ def test_two_workers_racing_for_one_delivery_send_once(
     assert len(bot_api.requests) == 1
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (Status.SENT, 1)
+
+
+class TestQueues:
+    """Time-critical sends go to `notifications.deliver_critical` (queue `critical`)."""
+
+    def test_dispatch_picks_the_critical_task_for_time_critical_types_only(
+        self, user: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+    ) -> None:
+        from notifications import tasks
+        from notifications.service import dispatch
+
+        published: list[tuple[str, str]] = []
+        for name in ("deliver", "deliver_critical"):
+            task = getattr(tasks, name)
+            monkeypatch.setattr(task, "delay", lambda pk, name=name: published.append((name, pk)))
+        offer = make_notification(user, "waitlist_spot_available")
+        opened = make_notification(user, "event_open")
+
+        [offer_mail] = [d for d in dispatch.dispatch_notification(offer.pk) if d.channel == "email"]
+        [open_mail] = [d for d in dispatch.dispatch_notification(opened.pk) if d.channel == "email"]
+
+        assert published == [
+            ("deliver_critical", str(offer_mail.pk)),
+            ("deliver", str(open_mail.pk)),
+        ]
+
+
+class TestWorkerLostMidSend:
+    """(c) A row left `sending` by a killed worker: the send may or may not have left.
+    Ordinary types stay at most once (recorded failed, never re-sent); a still-useful
+    time-critical one is tried again (a duplicate beats a lost offer)."""
+
+    T0 = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
+
+    def _stuck(self, user: User, notification_type: str) -> NotificationDelivery:
+        with time_machine.travel(self.T0 - timedelta(minutes=11), tick=False):
+            notification = make_notification(user, notification_type)
+            notification.expires_at = (
+                self.T0 + timedelta(hours=1)
+                if notification_type == "waitlist_spot_available"
+                else None
+            )
+            notification.save(update_fields=["expires_at"])
+            return make_delivery(notification, "email", status=Status.SENDING, attempts=1)
+
+    def test_a_stale_sending_row_is_failed_and_only_a_useful_offer_is_sent_again(
+        self, user: User, smtp_server: SmtpServer, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from notifications import tasks
+        from notifications.signals import notification_still_wanted
+
+        # Judged by its sender alone (events: the offer is live); this test has no sender.
+        monkeypatch.setattr(notification_still_wanted, "receivers", [])
+        monkeypatch.setattr(tasks.deliver, "delay", lambda pk: pytest.fail("re-sent at most once"))
+        offer = self._stuck(user, "waitlist_spot_available")
+        ordinary = self._stuck(user, "event_open")
+
+        with time_machine.travel(self.T0, tick=False):
+            assert redispatch_stranded_deliveries() == []  # marked failed first
+        for row in (offer, ordinary):
+            row.refresh_from_db()
+            assert (row.status, row.transient_failure) == (Status.FAILED, True)
+            assert "worker lost" in row.error
+
+        with time_machine.travel(self.T0 + timedelta(minutes=5), tick=False):
+            assert redispatch_stranded_deliveries() == [str(offer.pk)]
+
+        (message,) = smtp_server.messages
+        assert "waitlist_spot_available" in message["X-Encore-Notification"]
+        offer.refresh_from_db()
+        ordinary.refresh_from_db()
+        assert (offer.status, ordinary.status) == (Status.SENT, Status.FAILED)
+
+
+def test_a_send_stopped_by_the_soft_time_limit_is_a_transient_failure_and_retried(
+    user: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The prefork pool raises SoftTimeLimitExceeded inside a send that hangs too long."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    def hang(notification: Any) -> None:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setitem(delivery_service.SENDERS, "email", hang)
+    delivery = make_delivery(make_notification(user, "event_open"), "email")
+
+    outcome = delivery_service.deliver(delivery.pk)
+
+    assert (outcome.status, outcome.retry_in) == (Status.FAILED, 30.0)
+    delivery.refresh_from_db()
+    assert delivery.transient_failure and "longer than 45 s" in delivery.error

@@ -9,10 +9,10 @@ import tempfile
 import time
 import uuid
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 from urllib.parse import quote
 
 import kombu.pools
@@ -64,10 +64,24 @@ def worker_database_url() -> str:
     return f"postgres://{credentials}@{host}/{db['NAME']}"
 
 
+class SmtpAddress(Protocol):
+    host: str
+    port: int
+
+
 @contextmanager
-def running_worker(url: str, smtp_server: SmtpServer) -> Iterator[IO[str]]:
-    """`celery -A encore worker --pool=solo` on the test database; stopped in any case."""
-    env = {
+def running_worker(
+    url: str,
+    smtp_server: SmtpAddress,
+    *,
+    queues: str | None = None,
+    pool: Sequence[str] = ("--pool=solo",),
+    name: str = "notifications-test",
+    env: Mapping[str, str] | None = None,
+) -> Iterator[IO[str]]:
+    """`celery -A encore worker --pool=solo` on the test database; stopped in any case.
+    `queues`: its `-Q` (both queues when None, as the embedded default)."""
+    environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "encore.settings",
         "DATABASE_URL": worker_database_url(),
@@ -76,14 +90,17 @@ def running_worker(url: str, smtp_server: SmtpServer) -> Iterator[IO[str]]:
         "EMAIL_HOST": smtp_server.host,
         "EMAIL_PORT": str(smtp_server.port),
         "TELEGRAM_BOT_TOKEN": "",
+        **(env or {}),
     }
     command = [
-        sys.executable, "-m", "celery", "-A", "encore", "worker", "--pool=solo",
+        sys.executable, "-m", "celery", "-A", "encore", "worker", *pool,
         "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "-n", f"notifications-test-{uuid.uuid4().hex[:8]}@%h",
+        "-n", f"{name}-{uuid.uuid4().hex[:8]}@%h",
     ]  # fmt: skip
+    if queues:
+        command += ["-Q", queues]
     with tempfile.TemporaryFile("w+") as log:
-        worker = subprocess.Popen(command, cwd=SRC_DIR, env=env, stdout=log, stderr=log)
+        worker = subprocess.Popen(command, cwd=SRC_DIR, env=environment, stdout=log, stderr=log)
         try:
             yield log
         finally:
@@ -93,6 +110,18 @@ def running_worker(url: str, smtp_server: SmtpServer) -> Iterator[IO[str]]:
             except subprocess.TimeoutExpired:
                 worker.kill()
                 worker.wait(timeout=5)
+
+
+def wait_until_ready(log: IO[str], timeout: float = WORKER_TIMEOUT_SECONDS) -> None:
+    """Until the worker logs that it consumes (Celery's "ready." line)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log.seek(0)
+        output = log.read()
+        if " ready." in output:
+            return
+        time.sleep(0.2)
+    pytest.fail(f"the worker did not start within {timeout}s:\n{output[-4000:]}")
 
 
 @contextmanager
@@ -157,7 +186,9 @@ def test_a_real_worker_sends_the_email_dispatched_on_commit_and_nothing_rolled_b
         log.seek(0)
         worker_output = log.read()
 
-    assert "notifications.deliver[" in worker_output and "succeeded" in worker_output, worker_output
+    # A waitlist offer: its e-mail goes by the time-critical task (queue `critical`).
+    assert "notifications.deliver_critical[" in worker_output, worker_output
+    assert "succeeded" in worker_output, worker_output
     assert (delivery.status, delivery.attempts, delivery.error) == ("sent", 1, "")
     assert Notification.objects.count() == 1  # the rolled-back one left no row behind
     (message,) = smtp_server.messages

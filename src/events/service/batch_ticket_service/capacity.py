@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from common import metrics
 from events.errors import EligibilityRefused
 from events.models import Event, TicketTier
 from events.selectors.waitlist import queue_standing
@@ -58,6 +59,7 @@ def _other_tier_available(event: Event, requested: list[TicketTier], now: dateti
 def _sold_out(event: Event, user_id: uuid.UUID, now: datetime) -> EligibilityRefused:
     standing = queue_standing(event.pk, user_id, now)
     step = queue_next_step(event, standing)
+    metrics.refused(Reasons.SOLD_OUT.code)
     return EligibilityRefused(
         EventUserEligibility.refuse(
             event.pk, Reasons.SOLD_OUT, step, waitlist_position=standing.position

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common import metrics
 from common.errors import InvalidInput
 from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
@@ -120,6 +121,7 @@ class BatchTicketService:
                 seats=seats
             )
             if not eligibility.allowed:
+                metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
         return self._write_cart(cart, at_box_office=at_box_office)
 

@@ -12,6 +12,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User
+from common import metrics
 from common.timezones import get_zone
 from events.errors import EligibilityRefused
 from events.models import Event, Invitation
@@ -51,6 +52,7 @@ def assert_capacity_locked(
         next_batch_at=waitlist_selectors.next_batch_at(event.pk, now),
     )
     assert refusal is not None
+    metrics.refused(refusal.reason_code)
     raise EligibilityRefused(_as_the_user_sees_it(refusal, event, user_id, now))
 
 

@@ -9,6 +9,7 @@ import uuid
 
 from django.db import transaction
 
+from common import metrics
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
 from events.service import event_notifications, waitlist_service
@@ -48,6 +49,7 @@ class EventManager:
         if not by_staff:
             eligibility = self.check_eligibility(seats=1 if answer == YES else 0)
             if not eligibility.allowed:
+                metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
         return self._write_rsvp(answer)
 

@@ -1,0 +1,93 @@
+"""The outbox: a task the broker refused is kept and published once it is back, once."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from common import outbox
+from common.models import OutboxMessage
+from common.tasks import ping
+
+pytestmark = pytest.mark.django_db
+
+
+class Broker:
+    """Stands between `ping` and the (eager) broker: down or up, records what got through."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.down = False
+        self.published: list[tuple[list[Any], dict[str, Any]]] = []
+        monkeypatch.setattr(ping, "apply_async", self.apply_async)
+
+    def apply_async(self, args: tuple[Any, ...], kwargs: dict[str, Any], **options: Any) -> None:
+        if self.down:
+            raise OperationalError("[Errno 111] Connection refused")
+        self.published.append((list(args), {**kwargs, **options}))
+
+
+@pytest.fixture
+def broker(monkeypatch: pytest.MonkeyPatch) -> Broker:
+    return Broker(monkeypatch)
+
+
+def test_published_at_once_when_the_broker_is_up(broker: Broker) -> None:
+    assert outbox.enqueue(ping, "a", n=1)
+    assert broker.published == [(["a"], {"n": 1})]
+    assert not OutboxMessage.objects.exists()
+
+
+def test_a_refused_task_is_kept_then_published_once_in_order(broker: Broker) -> None:
+    broker.down = True
+    assert not outbox.enqueue(ping, "first")
+    assert not outbox.enqueue(ping, "second", queue="critical")
+
+    assert outbox.flush() == outbox.FlushResult(published=0, waiting=2)
+    broker.down = False
+    assert outbox.flush() == outbox.FlushResult(published=2, waiting=0)
+    assert outbox.flush() == outbox.FlushResult()
+
+    assert broker.published == [(["first"], {}), (["second"], {"queue": "critical"})]
+    kept = OutboxMessage.objects.order_by("created_at")
+    assert [(m.task_name, m.attempts, m.sent_at is not None) for m in kept] == [
+        ("common.ping", 3, True),  # refused at enqueue, by the first flush; then published
+        ("common.ping", 2, True),  # the first flush stopped before it
+    ]
+
+
+def test_on_commit_publishes_after_commit_and_nothing_for_a_rollback(
+    broker: Broker, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        outbox.enqueue_on_commit(ping, "later")
+    assert broker.published == []
+    for callback in callbacks:
+        callback()
+    assert broker.published == [(["later"], {})]
+
+
+def test_arguments_must_be_json() -> None:
+    with pytest.raises(TypeError):
+        outbox.enqueue_on_commit(ping, object())
+
+
+def test_old_rows_are_tidied_and_a_day_old_unsent_one_dropped(broker: Broker) -> None:
+    broker.down = True
+    with time_machine.travel(timezone.now() - timedelta(hours=25)):
+        outbox.enqueue(ping, "too late")
+    broker.down = False
+    with time_machine.travel(timezone.now() - timedelta(hours=30)):
+        outbox.enqueue(ping, "fine")  # published: no row
+    assert outbox.flush() == outbox.FlushResult(dropped=1)
+    assert broker.published == [(["fine"], {})]
+    assert not OutboxMessage.objects.exists()
+
+
+def test_the_flush_runs_every_minute() -> None:
+    from django_celery_beat.models import PeriodicTask
+
+    periodic = PeriodicTask.objects.select_related("crontab").get(task="common.flush_outbox")
+    assert periodic.enabled and periodic.crontab.minute == "*"

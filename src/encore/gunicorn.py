@@ -1,0 +1,123 @@
+"""gunicorn settings: `cd src && gunicorn -c python:encore.gunicorn encore.wsgi`.
+
+Every value comes from the environment (docs/architecture/deployment.md):
+
+- `GUNICORN_BIND`, else `ENCORE_HOST`:`ENCORE_PORT` (127.0.0.1:8000);
+- `WEB_CONCURRENCY` worker processes (2); `GUNICORN_THREADS` per worker (1: sync
+  workers; more switches gunicorn to its threaded worker);
+- `GUNICORN_BACKLOG` (2048): connections the kernel queues while every worker is busy.
+  Django's development server listened with 10, so a burst of 100 got resets;
+- `GUNICORN_TIMEOUT` (30 s): a worker silent for longer is killed and replaced;
+- `GUNICORN_MAX_REQUESTS` (1000, with jitter): a worker is recycled after that many.
+
+The access log goes to stdout, one JSON object a line (`LOG_FORMAT`, as the app reads
+it), with the request id the app put on the response.
+
+Prometheus counts of all worker processes (and of Celery workers on this host that share
+the directory) add up through `PROMETHEUS_MULTIPROC_DIR`, default `var/prometheus`. It
+is set here before any worker imports prometheus_client. Files left by processes of an
+earlier run are removed when gunicorn starts; a worker that exits is marked dead.
+"""
+
+import json
+import os
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+_VAR_DIR = Path(os.environ.get("ENCORE_VAR_DIR") or Path(__file__).resolve().parents[2] / "var")
+METRICS_DIR = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(_VAR_DIR / "prometheus")))
+METRICS_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw else default
+
+
+bind = os.environ.get("GUNICORN_BIND") or (
+    f"{os.environ.get('ENCORE_HOST') or '127.0.0.1'}:{os.environ.get('ENCORE_PORT') or '8000'}"
+)
+workers = _env_int("WEB_CONCURRENCY", 2)
+threads = _env_int("GUNICORN_THREADS", 1)
+backlog = _env_int("GUNICORN_BACKLOG", 2048)
+timeout = _env_int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+keepalive = _env_int("GUNICORN_KEEPALIVE", 5)
+max_requests = _env_int("GUNICORN_MAX_REQUESTS", 1000)
+max_requests_jitter = max(max_requests // 10, 0)
+# A header of a few KB is plenty; the app limits bodies itself.
+limit_request_field_size = 8190
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "INFO").lower()
+# X-Forwarded-* are trusted from these addresses only (the TLS proxy in front).
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+proc_name = "encore-web"
+# gunicorn's control socket (gunicornc) defaults to one path per user, which two servers
+# on a host would fight over: off unless a path is given.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
+# Like the app's LOG_FORMAT: json unless set to text (text by default in development).
+_DEBUG = os.environ.get("DJANGO_DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+LOG_FORMAT = os.environ.get("LOG_FORMAT") or ("text" if _DEBUG else "json")
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms [%({x-request-id}o)s]'
+
+
+class JsonAccessLogger(Logger):
+    """The access line as a JSON object, escaped properly whatever the client sent."""
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        if LOG_FORMAT != "json" or not self.access_log_enabled:
+            super().access(resp, req, environ, request_time)
+            return
+        atoms = self.atoms(resp, req, environ, request_time)
+        line = {
+            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "level": "INFO",
+            "logger": "gunicorn.access",
+            "message": f"{atoms['m']} {atoms['U']} {atoms['s']}",
+            "method": atoms["m"],
+            "path": atoms["U"],
+            "query": atoms["q"],
+            "status": int(atoms["s"]) if str(atoms["s"]).isdigit() else atoms["s"],
+            "bytes": atoms["B"],
+            "duration_ms": atoms["M"],
+            "remote_addr": atoms["h"],
+            "user_agent": atoms["a"],
+            "request_id": atoms.get("{x-request-id}o", "-"),
+            "pid": os.getpid(),
+        }
+        self.access_log.info("%s", json.dumps(line, default=str))
+
+
+logger_class = JsonAccessLogger
+
+_METRICS_FILE = re.compile(r"_(\d+)\.db$")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def on_starting(server: Any) -> None:
+    """Forget the counts of processes that are gone (an earlier run), keep live ones'."""
+    for path in METRICS_DIR.glob("*.db"):
+        match = _METRICS_FILE.search(path.name)
+        if match and not _alive(int(match.group(1))):
+            path.unlink(missing_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -1,0 +1,101 @@
+"""`make run` (scripts/run.sh) starts on the embedded defaults and serves the demo.
+
+The zero-setup promise of the README, checked as a newcomer would: nothing configured
+(no DATABASE_URL, no broker, no key), a fresh var/ folder, a port of our own. The script
+must print where it listens, answer /health/live, list the demo's events, and stop all
+its processes on SIGTERM.
+"""
+
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from .support import HOST, PROJECT_DIR, StackError, free_port, port_open, wait_until
+
+START_SECONDS = 60
+#: What Encore reads from the environment; none of it may leak in from the test run.
+CONFIGURED = re.compile(
+    r"^(DATABASE_URL|SQLITE_PATH|CELERY_|CACHE_URL|DJANGO_|EMAIL_|TELEGRAM_|REQUIRE_|ENCORE_|"
+    r"WEB_CONCURRENCY|GUNICORN_|THROTTLE_|TEST_DATABASE_NAME)"
+)
+
+
+def clean_environment(port: int, var_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not CONFIGURED.match(k)}
+    return {**env, "ENCORE_PORT": str(port), "ENCORE_VAR_DIR": str(var_dir)}
+
+
+@pytest.mark.timeout(120)
+def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> None:
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="encore-run-") as folder:
+        var_dir = Path(folder) / "var"
+        output = Path(folder) / "run.out"
+        with output.open("wb") as sink:
+            script = subprocess.Popen(
+                ["bash", "scripts/run.sh"],
+                cwd=PROJECT_DIR,
+                env=clean_environment(port, var_dir),
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        try:
+            url = f"http://{HOST}:{port}"
+
+            def started() -> bool:
+                if script.poll() is not None:
+                    raise AssertionError(
+                        f"run.sh exited {script.returncode}:\n{output.read_text()}"
+                    )
+                return (
+                    f"{url}/api" in output.read_text()
+                    and requests.get(f"{url}/health/live", timeout=2).ok
+                )
+
+            try:
+                wait_until(started, timeout=START_SECONDS, what="run.sh serving", interval=0.5)
+            except StackError as error:
+                said = output.read_text()
+                raise AssertionError(
+                    f"{error}\nrun.sh said:\n{said[:2000]}\n...\n{said[-1500:]}"
+                ) from None
+            listed = requests.get(f"{url}/api/events", timeout=10)
+            assert listed.status_code == 200, listed.text[:500]
+            assert listed.json()["count"] > 0, "the demo's events are listed"
+            assert (var_dir / "encore.sqlite3").exists()  # the embedded database, in var/
+        finally:
+            os.killpg(script.pid, signal.SIGTERM)
+            try:
+                code = script.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(script.pid, signal.SIGKILL)
+                script.wait(timeout=10)
+                raise
+            log = output.read_text()
+        # Every process of the script's group is gone: no orphan worker or server left.
+        deadline = time.monotonic() + 15
+        while _group_alive(script.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        leftover = _group_alive(script.pid)
+        if leftover:
+            os.killpg(script.pid, signal.SIGKILL)
+        assert not leftover, f"processes left behind by run.sh:\n{log[-3000:]}"
+        assert not port_open(port)
+        assert code in (0, 143), f"run.sh exited {code}:\n{log[-3000:]}"
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True

@@ -1,0 +1,137 @@
+"""The production server as deployed: `gunicorn -c python:encore.gunicorn encore.wsgi`.
+
+Started in the production configuration (DEBUG off, its own key, plain HTTP on
+localhost) with two workers: it answers, logs every request as one JSON line with the
+request id, and `/metrics` adds up the counts of both workers.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+from django.conf import settings
+from prometheus_client.parser import text_string_to_metric_families
+
+SRC = Path(settings.SRC_DIR)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[str]
+    log: Path
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    port = free_port()
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("DJANGO_", "PROMETHEUS_", "LOG_", "PYTEST"))
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="encore.settings",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=f"gunicorn-test-{uuid.uuid4().hex}{uuid.uuid4().hex}",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        ENCORE_VAR_DIR=str(tmp_path / "var"),
+        SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+        ENCORE_HOST="127.0.0.1",
+        ENCORE_PORT=str(port),
+        WEB_CONCURRENCY="2",
+    )
+    env.pop("DATABASE_URL", None)  # liveness and metrics need no database
+    log = tmp_path / "gunicorn.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "python:encore.gunicorn", "encore.wsgi"],
+            cwd=SRC,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(f"{url}/health/live", timeout=10).status_code == 200:
+                    break
+            except (requests.ConnectionError, requests.Timeout):
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"gunicorn did not come up:\n{log.read_text()[-3000:]}")
+            time.sleep(0.3)
+        yield Server(url, process, log)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def requests_counted(metrics_text: str) -> float:
+    for family in text_string_to_metric_families(metrics_text):
+        if family.name == "django_http_requests_total_by_method":
+            return sum(s.value for s in family.samples if s.labels.get("method") == "GET")
+    return 0.0
+
+
+def test_two_workers_json_access_log_with_request_id_and_metrics_of_both(server: Server) -> None:
+    ids = []
+    for n in range(30):
+        response = requests.get(
+            f"{server.url}/health/live",
+            headers={"X-Request-ID": f"probe-{n}", "Connection": "close"},
+            timeout=5,
+        )
+        assert response.status_code == 200
+        assert response.headers["X-Request-ID"] == f"probe-{n}"
+        ids.append(f"probe-{n}")
+
+    metrics = requests.get(f"{server.url}/metrics", timeout=5)
+    assert metrics.status_code == 200
+    # Both workers' counts: one worker alone would have seen about half of them.
+    assert requests_counted(metrics.text) >= 30
+
+    time.sleep(0.5)  # let the access log lines reach the file
+    lines = [
+        json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")
+    ]
+    access = [line for line in lines if line.get("logger") == "gunicorn.access"]
+    logged_ids = {line["request_id"] for line in access}
+    assert set(ids) <= logged_ids
+    probe = next(line for line in access if line["request_id"] == "probe-0")
+    assert probe["status"] == 200 and probe["path"] == "/health/live"
+    assert probe["method"] == "GET" and isinstance(probe["duration_ms"], int)
+    booted = {
+        int(line.split("pid: ")[1].rstrip(")"))
+        for line in server.log.read_text().splitlines()
+        if "Booting worker with pid" in line
+    }
+    assert len(booted) == 2
+    # Both served some of the probes, so the metric above did add up two processes.
+    assert {
+        line["pid"] for line in access if str(line["request_id"]).startswith("probe-")
+    } == booted

@@ -1,0 +1,88 @@
+"""Users deleted while others register, on PostgreSQL row locks (real commits, threads).
+
+Each thread has its own connection; a barrier releases them together. Deleting locks
+each event's row first, like every registration, so the freed seats go to exactly as
+many newcomers as were freed and the counters stay true; bare ORM deletes of two users
+holding seats at the same events lock them in the same (pk) order, so they never
+deadlock.
+"""
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from accounts.service import user_deletion
+from accounts.tests.factories import make_user
+from events.models import EventRSVP
+from events.service.event_manager.manager import EventManager
+from events.tests.attendance_builders import attendee_count, yes_count
+from events.tests.factories import fill_with_rsvps, make_event
+from events.tests.threaded_eager import eager_join_flag_cleared_after_race
+
+__all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _race(jobs: list[Callable[[], object]]) -> list[str]:
+    """Run every job in its own thread, released together; 'ok' or the error's name."""
+    barrier = threading.Barrier(len(jobs))
+    outcomes: list[str] = []
+    guard = threading.Lock()
+
+    def run(job: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            job()
+            outcome = "ok"
+        except Exception as exc:  # recorded, so the assertions below show it
+            outcome = getattr(exc, "code", type(exc).__name__)
+        finally:
+            connection.close()
+        with guard:
+            outcomes.append(outcome)
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    return outcomes
+
+
+def test_seats_freed_by_deletions_go_to_exactly_as_many_newcomers():
+    event = make_event(max_attendees=6)
+    holders = fill_with_rsvps(event, 6)
+    leaving, newcomers = holders[:3], [make_user() for _ in range(6)]
+
+    def delete(user: User) -> Callable[[], None]:
+        return lambda: user_deletion.delete_user(user)
+
+    def register(user: User) -> Callable[[], object]:
+        return lambda: EventManager(user, event).rsvp(EventRSVP.Status.YES)
+
+    outcomes = _race([delete(user) for user in leaving] + [register(user) for user in newcomers])
+
+    assert outcomes.count("ok") >= 3, outcomes  # the three deletions at least
+    assert set(outcomes) <= {"ok", "event_is_full"}, outcomes
+    assert not User.objects.filter(pk__in=[user.pk for user in leaving]).exists()
+    assert attendee_count(event) == yes_count(event) <= 6
+    assert yes_count(event) == 3 + outcomes.count("ok") - 3
+
+
+def test_bare_deletes_of_two_users_at_the_same_events_do_not_deadlock():
+    events = [make_event(max_attendees=10) for _ in range(4)]
+    a, b = make_user(), make_user()
+    for event in events:
+        for user in (a, b):
+            EventManager(user, event).rsvp(EventRSVP.Status.YES, by_staff=True)
+
+    outcomes = _race([lambda: User.objects.filter(pk=a.pk).delete(), b.delete])
+
+    assert outcomes == ["ok", "ok"], outcomes
+    for event in events:
+        assert attendee_count(event) == yes_count(event) == 0
