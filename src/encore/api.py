@@ -1,16 +1,15 @@
 """The composition root of the HTTP API: one NinjaExtraAPI, every app's controllers."""
 
-from ninja_extra import NinjaExtraAPI
-
 from common.api import install_error_handlers
+from common.openapi import EncoreAPI
 
 
-def build_api() -> NinjaExtraAPI:
+def build_api() -> EncoreAPI:
     from accounts import controllers as account_controllers
     from events import controllers as event_controllers
     from notifications import controllers as notification_controllers
 
-    api = NinjaExtraAPI(
+    api = EncoreAPI(
         title="Encore API",
         version="1.0.0",
         description="Events with an active waitlist and recurring series.",

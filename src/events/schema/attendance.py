@@ -35,7 +35,7 @@ class RSVPSchema(RSVPStatusSchema):
     event_id: uuid.UUID
 
 
-class MyTicketSchema(Schema):
+class MyStatusTicketSchema(Schema):
     id: uuid.UUID
     tier_id: uuid.UUID
     tier_name: str
@@ -63,7 +63,7 @@ class MyStatusSchema(Schema):
 
     eligibility: EligibilitySchema
     rsvp: RSVPStatusSchema | None
-    tickets: list[MyTicketSchema]
+    tickets: list[MyStatusTicketSchema]
     waitlist: MyWaitlistSchema | None
     offer: MyOfferSchema | None
 

@@ -7,7 +7,7 @@ same value; input accepts either form.
 from datetime import timedelta
 from typing import Annotated
 
-from pydantic import PlainSerializer
+from pydantic import PlainSerializer, WithJsonSchema
 
 
 def _iso_duration(value: timedelta) -> str:
@@ -30,4 +30,10 @@ def _iso_duration(value: timedelta) -> str:
     return f"{sign}P{date}{'T' + time if time else ''}"
 
 
-IsoDuration = Annotated[timedelta, PlainSerializer(_iso_duration, return_type=str)]
+#: One JSON schema for input and output, so a component holding it (the waitlist
+#: settings, read and written) is the same in both directions.
+IsoDuration = Annotated[
+    timedelta,
+    PlainSerializer(_iso_duration, return_type=str),
+    WithJsonSchema({"type": "string", "format": "duration", "examples": ["PT2H"]}),
+]

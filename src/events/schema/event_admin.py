@@ -17,7 +17,8 @@ from pydantic import AfterValidator, ConfigDict, StrictBool
 
 from accounts.schema.user import UserRefSchema
 from common.http.fields import Instant
-from events.models import Event, EventRSVP
+from events.models import Event
+from events.schema.choices import RSVPStatus
 from events.schema.durations import IsoDuration
 from events.schema.venue import MAX_CAPACITY
 
@@ -128,13 +129,13 @@ class AdminRSVPCreateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
     user_id: uuid.UUID
-    status: EventRSVP.Status
+    status: RSVPStatus
 
 
 class AdminRSVPUpdateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    status: EventRSVP.Status
+    status: RSVPStatus
 
 
 class InvitationSchema(Schema):

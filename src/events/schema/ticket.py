@@ -10,6 +10,7 @@ from pydantic import ConfigDict, StringConstraints
 
 from common.http.fields import Instant
 from events.models import Ticket, TicketTier
+from events.schema.choices import TicketStatus
 
 MAX_INT = 2_147_483_647  # the largest value every supported database stores
 HolderName = Annotated[str, StringConstraints(max_length=200)]
@@ -80,7 +81,7 @@ class TicketSchema(Schema):
     event_id: uuid.UUID
     tier_id: uuid.UUID
     tier_name: str
-    status: Ticket.Status
+    status: TicketStatus
     holder_name: str
     paid_at: datetime | None
     checked_in_at: datetime | None

@@ -13,6 +13,7 @@ from events.controllers.event_admin.event_admin_base import (
     EventAdminController,
 )
 from events.models import Event, StaffPermission
+from events.schema.choices import EventStatus
 from events.schema.event import EventDetail
 from events.schema.event_admin import EventUpdateSchema
 from events.selectors import event_admin as admin_selectors
@@ -39,7 +40,7 @@ class EventAdminEventController(EventAdminController):
 
     @route.post("/{event_id}/status/{status}", response={200: EventDetail, **ERRORS})
     @throttle(WriteThrottle)
-    def change_status(self, event_id: uuid.UUID, status: Event.Status) -> Event:
+    def change_status(self, event_id: uuid.UUID, status: EventStatus) -> Event:
         """`open` needs `open_event`; `closed`, `cancelled` and `draft` need `close_event`."""
         event = self._event(event_id, event_service.required_permission(status))
         event_service.change_status(event, status)

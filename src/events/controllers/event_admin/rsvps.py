@@ -20,6 +20,7 @@ from events.controllers.event_admin.event_admin_base import (
     EventAdminController,
 )
 from events.models import EventRSVP, StaffPermission
+from events.schema.choices import RSVPStatus
 from events.schema.event_admin import AdminRSVPCreateSchema, AdminRSVPSchema, AdminRSVPUpdateSchema
 from events.selectors import event_admin as admin_selectors
 from events.service import admin_rsvp_service
@@ -32,7 +33,7 @@ class EventAdminRSVPController(EventAdminController):
     @route.get("/{event_id}/rsvps", response=PaginatedResponseSchema[AdminRSVPSchema])
     @paginate(Pagination)
     def list_rsvps(
-        self, event_id: uuid.UUID, status: EventRSVP.Status | None = None
+        self, event_id: uuid.UUID, status: RSVPStatus | None = None
     ) -> QuerySet[EventRSVP]:
         event = self._event(event_id, PERMISSION)
         return admin_selectors.list_rsvps(event, status)

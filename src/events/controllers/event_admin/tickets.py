@@ -16,6 +16,7 @@ from ninja_jwt.authentication import JWTAuth
 from common.api import Pagination, WriteThrottle, error_responses
 from events.controllers.event_admin.event_admin_base import EVENT_ADMIN_PREFIX, EventAdminController
 from events.models import StaffPermission, Ticket, TicketTier
+from events.schema.choices import TicketStatus
 from events.schema.ticket import (
     AdminTicketSchema,
     BoxOfficeSaleSchema,
@@ -38,7 +39,7 @@ MANAGE = StaffPermission.MANAGE_TICKETS
 @api_controller(EVENT_ADMIN_PREFIX, auth=JWTAuth(), tags=["event admin: tickets"])
 class EventTicketsAdminController(EventAdminController):
     # -- tiers -----------------------------------------------------------------------------
-    @route.get("/{event_id}/ticket-tiers", response={200: list[TierAdminSchema], **ERRORS})
+    @route.get("/{event_id}/ticket-tiers", response=list[TierAdminSchema])
     def list_tiers(self, event_id: uuid.UUID) -> QuerySet[TicketTier]:
         return ticket_selectors.event_tiers(self._event(event_id, MANAGE))
 
@@ -68,7 +69,7 @@ class EventTicketsAdminController(EventAdminController):
     @route.get("/{event_id}/tickets", response=PaginatedResponseSchema[AdminTicketSchema])
     @paginate(Pagination)
     def list_tickets(
-        self, event_id: uuid.UUID, status: Ticket.Status | None = None
+        self, event_id: uuid.UUID, status: TicketStatus | None = None
     ) -> QuerySet[Ticket]:
         return ticket_selectors.event_tickets(self._event(event_id, MANAGE), status)
 

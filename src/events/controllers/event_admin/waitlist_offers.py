@@ -44,7 +44,7 @@ LIST_PERMISSION = StaffPermission.INVITE_TO_EVENT
 @api_controller(EVENT_ADMIN_PREFIX, auth=JWTAuth(), tags=["event admin"])
 class EventAdminWaitlistOffersController(EventAdminController):
     # -- settings ----------------------------------------------------------------------
-    @route.get("/{event_id}/waitlist-settings", response={200: WaitlistSettingsSchema, **ERRORS})
+    @route.get("/{event_id}/waitlist-settings", response=WaitlistSettingsSchema)
     def get_settings(self, event_id: uuid.UUID) -> Event:
         return self._event(event_id, PERMISSION)
 

@@ -15,6 +15,7 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, Pagination, optional_jwt_auth
+from common.openapi import file_response
 from events.models import Event
 from events.schema.event import EventDetail, EventFilterSchema, EventListItem
 from events.selectors.access import get_visible_event
@@ -33,7 +34,11 @@ class EventController(CallerController):
     def get_event(self, event_id: uuid.UUID) -> Event:
         return get_public_event(self._viewer(), event_id)
 
-    @route.get("/{event_id}/calendar.ics", response={404: ErrorSchema})
+    @route.get(
+        "/{event_id}/calendar.ics",
+        response={404: ErrorSchema},
+        openapi_extra=file_response("text/calendar", "The event as an iCalendar file."),
+    )
     def event_calendar(self, event_id: uuid.UUID) -> HttpResponse:
         event = get_visible_event(self._viewer(), event_id)
         response = HttpResponse(

@@ -12,6 +12,7 @@ from ninja_extra import api_controller, route
 
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, optional_jwt_auth
+from common.openapi import file_response
 from events.models import EventSeries
 from events.schema.series import PublicSeriesSchema
 from events.selectors.event_calendar import events_calendar
@@ -41,7 +42,11 @@ class PublicSeriesController(_SeriesReader):
     def get_series(self, series_id: uuid.UUID) -> dict[str, object]:
         return self._public(visible_series(self._viewer(), series_id))
 
-    @route.get("/{series_id}/calendar.ics", response=NOT_FOUND)
+    @route.get(
+        "/{series_id}/calendar.ics",
+        response=NOT_FOUND,
+        openapi_extra=file_response("text/calendar", "The series as an iCalendar feed."),
+    )
     def series_calendar(self, series_id: uuid.UUID) -> HttpResponse:
         """Every visible occurrence, cancelled ones as STATUS:CANCELLED; UID `<id>@encore`."""
         series = visible_series(self._viewer(), series_id)
