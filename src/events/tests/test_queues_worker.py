@@ -113,14 +113,15 @@ def test_a_hung_smtp_server_does_not_delay_offers_on_another_event(
             timings.append(wait_for(holds_offer(event, successor), timeout=30))
 
         bulk_waiting = redis.Redis.from_url(url).llen("bulk")
-        wait_for(lambda: "notifications.deliver_critical[" in output_of(notify_log), timeout=10)
-        wait_for(lambda: smtp.connections >= 2, timeout=10)
+        deadline = time.monotonic() + 10  # the last offer e-mails reaching their worker
+        while time.monotonic() < deadline and smtp.connections < 2:
+            time.sleep(0.05)
         hung_sends = smtp.connections
         critical_output, notify_output = output_of(log), output_of(notify_log)
 
     assert bulk_waiting >= 1, "the rotations were measured while bulk mail was still stuck"
+    assert statistics.median(timings) <= MEDIAN_BUDGET_SECONDS, timings
+    assert max(timings) <= MAX_BUDGET_SECONDS, timings
     assert hung_sends >= 2, "bulk and offer e-mails both reached the hung server"
     assert "notifications.deliver_critical[" in notify_output, notify_output[-2000:]
     assert "notifications.deliver_critical[" not in critical_output, critical_output[-2000:]
-    assert statistics.median(timings) <= MEDIAN_BUDGET_SECONDS, timings
-    assert max(timings) <= MAX_BUDGET_SECONDS, timings
