@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Start Encore: migrate, collect static files, load the demo, then the production stack
 # until Ctrl-C: gunicorn (WEB_CONCURRENCY workers), one Celery worker per queue
-# (`critical`: waitlist passes, offers, claims' follow-ups; `bulk`: everything else) and
-# exactly one beat. If any of them stops, the others are stopped too: a half-running
+# (`critical`: waitlist passes, offers, claims' follow-ups; `notify`: the offer e-mails;
+# `bulk`: everything else) and exactly one beat. If any of them stops, the others are stopped too: a half-running
 # stack (an API without its worker) would look healthy while offers never go out.
 #
 # Development by default (DJANGO_DEBUG=true: a generated key in var/, plain-text logs).
@@ -42,6 +42,9 @@ trap 'exit 143' TERM
 CELERY=("$PY" -m celery -A encore)
 "${CELERY[@]}" worker -Q critical -n "critical@%h" --loglevel=INFO \
   --concurrency="${CELERY_CRITICAL_CONCURRENCY:-2}" --pool=threads >"$LOGS/worker-critical.log" 2>&1 &
+pids+=($!)
+"${CELERY[@]}" worker -Q notify -n "notify@%h" --loglevel=INFO \
+  --concurrency="${CELERY_NOTIFY_CONCURRENCY:-2}" --pool=threads >"$LOGS/worker-notify.log" 2>&1 &
 pids+=($!)
 "${CELERY[@]}" worker -Q bulk -n "bulk@%h" --loglevel=INFO \
   --concurrency="${CELERY_BULK_CONCURRENCY:-2}" --pool=threads >"$LOGS/worker-bulk.log" 2>&1 &

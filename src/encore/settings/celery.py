@@ -41,19 +41,23 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
-# -- two queues (docs/adr/0012-two-queues-and-an-outbox.md) ----------------------------------
-# `critical`: work whose delay costs a seat (waitlist passes, offers and their notices,
-# time-critical channel sends, the offers' safety nets). `bulk`: everything else, the
-# default for any task not named here (fan-outs, digests, password-reset mail, series
-# generation, sweeps of unpaid tickets, re-dispatch jobs). Each queue has its own
-# worker(s), so a hung SMTP server or a 10,000-recipient fan-out on `bulk` never holds
-# up a pass. Both are declared, so a worker started without `-Q` (the embedded default
-# of `make run`) consumes both and nothing routed to `critical` is left unconsumed.
+# -- three queues (docs/adr/0012-two-queues-and-an-outbox.md) --------------------------------
+# `critical`: database work whose delay costs a seat and that never waits on a network
+# peer (waitlist passes, the offers' notification rows, sweeps, nudge, the offers' safety
+# nets, the outbox flush). `notify`: the channel sends of time-critical types (the offer
+# e-mail), which do wait on a peer: a hung SMTP server holds a `notify` thread for up to
+# EMAIL_TIMEOUT, never a `critical` one. `bulk`: everything else, the default for any
+# task not named here (fan-outs, digests, password-reset mail, series generation, sweeps
+# of unpaid tickets, re-dispatch jobs). Each queue has its own worker(s). All three are
+# declared, so a worker started without `-Q` consumes them all and nothing routed to
+# `critical` or `notify` is left unconsumed.
 CRITICAL_QUEUE = "critical"
+NOTIFY_QUEUE = "notify"
 BULK_QUEUE = "bulk"
 CELERY_TASK_DEFAULT_QUEUE = BULK_QUEUE
 CELERY_TASK_QUEUES = [
-    Queue(name, Exchange(name), routing_key=name) for name in (CRITICAL_QUEUE, BULK_QUEUE)
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CRITICAL_QUEUE, NOTIFY_QUEUE, BULK_QUEUE)
 ]
 CELERY_TASK_CREATE_MISSING_QUEUES = False
 CELERY_TASK_ROUTES = {
@@ -63,12 +67,13 @@ CELERY_TASK_ROUTES = {
     "events.expire_waitlist_offers": {"queue": CRITICAL_QUEUE},
     "events.nudge_open_waitlists": {"queue": CRITICAL_QUEUE},
     "events.send_offer_expired_notifications": {"queue": CRITICAL_QUEUE},
-    # The channel sends of time-critical types (`NotificationSpec.time_critical`):
-    # dispatch picks this task instead of `notifications.deliver` for them.
-    "notifications.deliver_critical": {"queue": CRITICAL_QUEUE},
     # Re-publishes whatever the broker refused, critical work included: it must not wait
     # behind bulk work itself.
     "common.flush_outbox": {"queue": CRITICAL_QUEUE},
+    # The channel sends of time-critical types (`NotificationSpec.time_critical`):
+    # dispatch picks this task instead of `notifications.deliver` for them; its retries
+    # are the same task, so they stay on `notify` too.
+    "notifications.deliver_critical": {"queue": NOTIFY_QUEUE},
     "accounts.*": {"queue": BULK_QUEUE},
     "notifications.*": {"queue": BULK_QUEUE},
     "events.*": {"queue": BULK_QUEUE},

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from celery import Task
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
-from common import metrics
+from common import metrics, outbox
 from common.errors import InvalidInput, NotFound
 from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
@@ -55,9 +56,14 @@ ProcessingStatus = Literal[
 def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
     """Schedule one processing pass once the surrounding transaction commits.
 
-    Safe to call several times and from any path: the processor is idempotent. Outside a
-    transaction it dispatches at once (Django's on_commit), which the hourly jobs rely on.
-    A broker outage is logged, never raised: the hourly nudge recovers the lost pass.
+    Safe to call several times and from any path: the processor is idempotent under the
+    Event lock, so a pass published twice (the outbox is at least once) is harmless.
+    Outside a transaction it dispatches at once (Django's on_commit), which the hourly
+    jobs rely on. It is `common.outbox.enqueue_on_commit` with `_dispatch` as the test
+    seam: a pass the broker refuses (it is down) is kept in the outbox and published by
+    the every-minute flush once the broker is back, so the freed seat is offered within
+    about a minute of the broker's return, not at the next hourly nudge. Never raised
+    into the committed request.
     """
     transaction.on_commit(lambda: _dispatch(event_id), robust=True)
 
@@ -65,10 +71,17 @@ def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
 def _dispatch(event_id: uuid.UUID) -> None:
     from events.tasks import process_waitlist_for_event_task
 
+    _publish_or_keep(process_waitlist_for_event_task, str(event_id), what="waitlist processing")
+
+
+def _publish_or_keep(task: Task, object_id: str, *, what: str) -> None:
+    """Publish now (the caller runs after commit), or keep it in the outbox when the broker
+    refuses. Anything else (an eager task's own error, in development and tests) is logged:
+    the change that asked for the task is committed and must not become an error."""
     try:
-        process_waitlist_for_event_task.delay(str(event_id))
-    except Exception:  # the broker is down: the hourly nudge will catch up
-        logger.exception("could not enqueue waitlist processing", extra={"event_id": str(event_id)})
+        outbox.enqueue(task, object_id)
+    except Exception:
+        logger.exception("could not enqueue %s", what, extra={"id": object_id})
 
 
 # -- processing ----------------------------------------------------------------------------
@@ -208,13 +221,10 @@ def _notify_offers_on_commit(offer_ids: list[uuid.UUID]) -> None:
     def dispatch() -> None:
         from events.tasks import send_waitlist_offer_notification_task
 
-        for offer_id in offer_ids:
-            try:
-                send_waitlist_offer_notification_task.delay(str(offer_id))
-            except Exception:  # a notification glitch never undoes a batch
-                logger.exception(
-                    "could not enqueue offer notification", extra={"offer_id": str(offer_id)}
-                )
+        for offer_id in offer_ids:  # a refused one is kept in the outbox; none undoes a batch
+            _publish_or_keep(
+                send_waitlist_offer_notification_task, str(offer_id), what="offer notification"
+            )
 
     transaction.on_commit(dispatch, robust=True)
 

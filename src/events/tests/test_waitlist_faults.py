@@ -1,6 +1,7 @@
 """Faults around the waitlist: lost dispatches, failing notifications, a broker that is
-down when a request commits. None may cost a user their request or strand a seat for
-longer than the hourly nudge.
+down when a request commits. None may cost a user their request; a pass or an offer
+notification the broker refused is kept in the outbox and runs at its next flush (every
+minute), and a pass lost any other way waits at most for the hourly nudge.
 
 The broker and notification tests use `transaction=True` on purpose: only with real
 commits do the on-commit hooks run inside the request, where a raised error would turn
@@ -15,6 +16,9 @@ from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
 from accounts.tests.factories import make_user
+from common import outbox
+from common.models import OutboxMessage
+from common.tasks import flush_outbox
 from events import tasks
 from events.models import EventWaitList, Ticket, WaitlistOffer
 from events.service import waitlist_service
@@ -43,11 +47,13 @@ def lose_dispatches(monkeypatch) -> list:
     return lost
 
 
-def break_broker(monkeypatch, error: Exception) -> None:
+def break_broker(monkeypatch, error: Exception, task=tasks.process_waitlist_for_event_task) -> None:
+    """The broker refuses `task`'s publish (`apply_async`: what `.delay` and the outbox call)."""
+
     def refuse(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(tasks.process_waitlist_for_event_task, "delay", refuse)
+    monkeypatch.setattr(task, "apply_async", refuse)
 
 
 def break_notifications(monkeypatch) -> list:
@@ -142,15 +148,25 @@ class TestFailingNotifications:
         attendees = fill_with_rsvps(event, 3)
         queue = queue_in_order(event, 1)
 
-        def refuse(*args, **kwargs):
-            raise OperationalError("broker down for notifications")
-
-        monkeypatch.setattr(tasks.send_waitlist_offer_notification_task, "delay", refuse)
+        break_broker(
+            monkeypatch,
+            OperationalError("broker down for notifications"),
+            tasks.send_waitlist_offer_notification_task,
+        )
 
         response = api(attendees[0]).post(f"/events/{event.pk}/rsvp/no")
 
         assert response.status_code == 200
         assert offered_ids(event) == {queue[0].pk}
+        [kept] = OutboxMessage.objects.all()
+        assert (kept.task_name, kept.args) == ("events.send_waitlist_offer_notification", [
+            str(WaitlistOffer.objects.get(event=event).pk)
+        ])  # fmt: skip
+        assert not Notification.objects.filter(notification_type=SPOT).exists()
+
+        monkeypatch.undo()  # the broker is back: the flush announces the offer, once
+        assert outbox.flush().published == 1
+        assert Notification.objects.filter(user=queue[0], notification_type=SPOT).count() == 1
 
 
 # -- the broker is down when a request commits -------------------------------------------------
@@ -163,7 +179,7 @@ BROKER_ERRORS = [
 @pytest.mark.django_db(transaction=True)
 class TestBrokerDown:
     @pytest.mark.parametrize("error", BROKER_ERRORS, ids=["ConnectionError", "kombu"])
-    def test_a_ticket_cancellation_still_succeeds_and_the_nudge_offers_later(
+    def test_a_refused_pass_is_kept_and_the_flush_offers_the_seat_without_the_nudge(
         self, api, monkeypatch, error
     ):
         event, _, holders = active_ticketed_event(3, sold=3)
@@ -179,12 +195,33 @@ class TestBrokerDown:
         assert ticket.status == Ticket.Status.CANCELLED
         assert reload(event).attendee_count == 2
         assert offers_of(event) == []
+        [kept] = OutboxMessage.objects.filter(sent_at__isnull=True)
+        assert (kept.task_name, kept.args) == ("events.process_waitlist_for_event", [str(event.pk)])
 
-        monkeypatch.undo()
-        tasks.nudge_open_waitlists_task()  # outside a transaction: dispatched at once
+        assert outbox.flush().waiting == 1  # still down: kept for the next minute
+        assert offers_of(event) == []
+
+        monkeypatch.undo()  # the broker is back
+        assert flush_outbox() == {"published": 1, "waiting": 0, "dropped": 0}  # beat's task
 
         assert offered_ids(event) == {waiting.pk}
         assert Notification.objects.filter(user=waiting, notification_type=SPOT).exists()
+
+    def test_a_pass_published_twice_makes_one_offer_per_seat(self, api, monkeypatch):
+        """At least once: a flush that died after its publish publishes the pass again."""
+        event, _, holders = active_ticketed_event(3, sold=3)
+        [waiting, _next] = queue_in_order(event, 2)
+        ticket = Ticket.objects.get(event=event, user=holders[0])
+        break_broker(monkeypatch, ConnectionError("Connection refused"))
+        api(holders[0]).post(f"/events/{event.pk}/tickets/{ticket.pk}/cancel")
+        monkeypatch.undo()
+
+        outbox.flush()
+        OutboxMessage.objects.update(sent_at=None)  # as if its `sent_at` never got written
+        outbox.flush()
+
+        assert offered_ids(event) == {waiting.pk}
+        assert Notification.objects.filter(user=waiting, notification_type=SPOT).count() == 1
 
     @pytest.mark.parametrize("error", BROKER_ERRORS, ids=["ConnectionError", "kombu"])
     def test_an_rsvp_change_and_a_waitlist_join_still_succeed(self, api, monkeypatch, error):

@@ -167,7 +167,11 @@ class TestHourlyNudge:
         open_ids = {_active_event(f"nudge-{events}-{i}").pk for i in range(events)}
         make_event(slug=f"nudge-closed-{events}", waitlist_open=False, max_attendees=5)
         enqueued: list[str] = []
-        monkeypatch.setattr(process_waitlist_for_event_task, "delay", enqueued.append)
+        monkeypatch.setattr(
+            process_waitlist_for_event_task,
+            "apply_async",
+            lambda args, kwargs=None, **options: enqueued.append(args[0]),
+        )
 
         with django_capture_on_commit_callbacks(execute=True):
             n, found = _count(waitlist_service.nudge_open_waitlists)

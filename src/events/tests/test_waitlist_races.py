@@ -111,11 +111,14 @@ def dispatched(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]
         "send_offer_expired_notifications_task",
     ):
 
-        def record(*args: str, _name: str = name) -> None:
+        def record(
+            args: tuple[str, ...], kwargs: Any = None, _name: str = name, **options: Any
+        ) -> None:
             with lock:
                 sent.append((_name, args[0]))
 
-        monkeypatch.setattr(getattr(tasks, name), "delay", record)
+        # `apply_async`: what both `.delay` and the outbox's publish call.
+        monkeypatch.setattr(getattr(tasks, name), "apply_async", record)
     yield sent
 
 

@@ -201,7 +201,7 @@ def test_two_workers_racing_for_one_delivery_send_once(
 
 
 class TestQueues:
-    """Time-critical sends go to `notifications.deliver_critical` (queue `critical`)."""
+    """Time-critical sends go to `notifications.deliver_critical` (queue `notify`)."""
 
     def test_dispatch_picks_the_critical_task_for_time_critical_types_only(
         self, user: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any

@@ -80,7 +80,7 @@ def running_worker(
     env: Mapping[str, str] | None = None,
 ) -> Iterator[IO[str]]:
     """`celery -A encore worker --pool=solo` on the test database; stopped in any case.
-    `queues`: its `-Q` (both queues when None, as the embedded default)."""
+    `queues`: its `-Q` (every declared queue when None)."""
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "encore.settings",
@@ -186,7 +186,7 @@ def test_a_real_worker_sends_the_email_dispatched_on_commit_and_nothing_rolled_b
         log.seek(0)
         worker_output = log.read()
 
-    # A waitlist offer: its e-mail goes by the time-critical task (queue `critical`).
+    # A waitlist offer: its e-mail goes by the time-critical task (queue `notify`).
     assert "notifications.deliver_critical[" in worker_output, worker_output
     assert "succeeded" in worker_output, worker_output
     assert (delivery.status, delivery.attempts, delivery.error) == ("sent", 1, "")

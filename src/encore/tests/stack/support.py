@@ -408,7 +408,9 @@ def web_command() -> list[str]:
 
 #: The pool of each queue's worker (docs/operations.md, ADR 0012): threads, so a hung
 #: channel send holds one thread (for at most EMAIL_TIMEOUT), not a whole process.
-WORKER_POOLS = {"critical": 8, "bulk": 4}
+#: `critical` never waits on a network peer; `notify`'s threads bound how many offer
+#: e-mails can hang at once.
+WORKER_POOLS = {"critical": 4, "notify": 8, "bulk": 4}
 
 
 def worker_command(queue: str) -> list[str]:
@@ -498,6 +500,7 @@ class Stack:
             "beat": beat_command(),
             "web": web_command(),
             "worker-critical": worker_command("critical"),
+            "worker-notify": worker_command("notify"),
             "worker-bulk": worker_command("bulk"),
         }
         for name, command in commands.items():
@@ -508,7 +511,7 @@ class Stack:
             process.start()
         if only is not None:
             return
-        for queue in ("critical", "bulk"):
+        for queue in WORKER_POOLS:
             wait_until(
                 partial(self._worker_ready, queue),
                 timeout=60,
