@@ -1,19 +1,18 @@
 """HTTP tests of the anonymous /auth routes: sign-up, JWT pair/refresh/logout, password reset."""
 
 import re
-import threading
 
 import pytest
 from django.core import mail
 from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection
 from ninja_jwt.token_blacklist.models import BlacklistedToken
 from ninja_jwt.tokens import RefreshToken
 
 from accounts.models import User
 from accounts.tests.factories import PASSWORD, make_user
 from common.api import WriteThrottle
+from common.tests.racing import run_together, succeeded
 
 pytestmark = pytest.mark.django_db
 
@@ -522,23 +521,14 @@ def test_concurrent_rotations_of_one_refresh_token_yield_one_session():
 
     user = make_user("race@example.com")
     raw = tokens.issue_token_pair(user).refresh
-    barrier = threading.Barrier(4)
-    outcomes: list[str] = []
 
-    def rotate() -> None:
+    def rotate() -> str:
         try:
-            barrier.wait()
             tokens.rotate_refresh_token(raw)
-            outcomes.append("rotated")
         except InvalidRefreshToken:
-            outcomes.append("refused")
-        finally:
-            connection.close()
+            return "refused"
+        return "rotated"
 
-    threads = [threading.Thread(target=rotate) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = succeeded(run_together([rotate] * 4))
 
     assert sorted(outcomes) == ["refused", "refused", "refused", "rotated"]

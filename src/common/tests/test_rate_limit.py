@@ -1,7 +1,6 @@
 """The window counter: exact under concurrency on Redis, same semantics in process."""
 
 import os
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -9,6 +8,7 @@ import redis
 from django.core.cache import caches
 
 from common import rate_limit
+from common.tests.racing import run_together, succeeded
 from common.tests.redis_url import redis_cache_url, require_redis
 
 
@@ -59,23 +59,13 @@ def test_undo_after_the_window_closed_leaves_no_key(backend):
 
 def test_concurrent_hits_get_distinct_counts(backend):
     """What makes "exactly the limit gets through" hold: no two callers see one count."""
-    seen: list[int] = []
-    lock = threading.Lock()
-    start = threading.Barrier(8)
 
-    def hammer() -> None:
-        start.wait()
-        for _ in range(25):
-            count = rate_limit.hit("shared", 60).count
-            with lock:
-                seen.append(count)
+    def hammer() -> list[int]:
+        counts = [rate_limit.hit("shared", 60).count for _ in range(25)]
         caches["default"].close()
+        return counts
 
-    threads = [threading.Thread(target=hammer) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    seen = [count for counts in succeeded(run_together([hammer] * 8)) for count in counts]
 
     assert sorted(seen) == list(range(1, 201))
 

@@ -7,15 +7,14 @@ holding seats at the same events lock them in the same (pk) order, so they never
 deadlock.
 """
 
-import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
 from accounts.models import User
 from accounts.service import user_deletion
 from accounts.tests.factories import make_user
+from common.tests.racing import run_together
 from events.models import EventRSVP
 from events.service.event_manager.manager import EventManager
 from events.tests.attendance_builders import attendee_count, yes_count
@@ -28,30 +27,11 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _race(jobs: list[Callable[[], object]]) -> list[str]:
-    """Run every job in its own thread, released together; 'ok' or the error's name."""
-    barrier = threading.Barrier(len(jobs))
-    outcomes: list[str] = []
-    guard = threading.Lock()
-
-    def run(job: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            job()
-            outcome = "ok"
-        except Exception as exc:  # recorded, so the assertions below show it
-            outcome = getattr(exc, "code", type(exc).__name__)
-        finally:
-            connection.close()
-        with guard:
-            outcomes.append(outcome)
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return outcomes
+    """'ok', or the code (else the class name) of the error each job raised."""
+    return [
+        getattr(result, "code", type(result).__name__) if isinstance(result, Exception) else "ok"
+        for result in run_together(jobs)
+    ]
 
 
 def test_seats_freed_by_deletions_go_to_exactly_as_many_newcomers():

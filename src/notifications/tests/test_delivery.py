@@ -1,15 +1,14 @@
 """At most once: a delivery is claimed under a row lock before anything is sent."""
 
-import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import time_machine
-from django.db import connection
 from django_celery_beat.models import PeriodicTask
 
 from accounts.models import User
+from common.tests.racing import run_together, succeeded
 from notifications.models import NotificationDelivery
 from notifications.service import delivery as delivery_service
 from notifications.service.delivery import NOT_CLAIMED, retry_delay
@@ -178,21 +177,11 @@ def test_two_workers_racing_for_one_delivery_send_once(
     """Both claim at the same moment; the row lock lets exactly one of them send."""
     delivery = make_delivery(make_notification(recipient), "telegram")
     bot_api.delay_seconds = 0.3  # keep the first sender busy while the second tries
-    start = threading.Barrier(2)
-    outcomes: list[str] = []
 
-    def worker() -> None:
-        try:
-            start.wait(timeout=5)
-            outcomes.append(delivery_service.deliver(delivery.pk).status)
-        finally:
-            connection.close()
+    def worker() -> str:
+        return delivery_service.deliver(delivery.pk).status
 
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    outcomes = succeeded(run_together([worker] * 2, timeout=30))
 
     assert sorted(outcomes) == sorted(["sent", NOT_CLAIMED])
     assert len(bot_api.requests) == 1
