@@ -69,7 +69,7 @@ def check(users: Sequence[User]) -> None:
         if owned:
             them = "it" if len(owned) == 1 else "them"
             raise OwnsOrganizations(
-                f"{user.email} owns {_listing('organisation', owned)}. Give {them} another "
+                f"The account {user.email} owns {_listing('organisation', owned)}. Give {them} another "
                 f"owner (Organisations in this admin) or delete {them} first, then delete "
                 "the user.",
                 extra={"organizations": owned},
@@ -81,7 +81,7 @@ def check(users: Sequence[User]) -> None:
             them = "it" if len(paid) == 1 else "them"
             events = sorted(set(paid))
             raise HasPaidTickets(
-                f"{user.email} holds {len(paid)} paid ticket{'s' if len(paid) > 1 else ''} "
+                f"The account {user.email} holds {len(paid)} paid ticket{'s' if len(paid) > 1 else ''} "
                 f"for {_listing('event', events)} not over yet. Refund {them} (offline "
                 f"refund) or cancel {them} in the event's ticket administration first, "
                 "then delete the user.",

@@ -318,6 +318,9 @@ class TestRefusals:
 
         [message] = messages_of(response)
         assert "“Jazz Club”" in message and "another owner" in message
+        # The admin capitalises a message's first letter: the address must not be first.
+        page = operator_client.get(response.url).content.decode()
+        assert f"The account {org.owner.email} owns" in page
         assert exists(org.owner)
         assert snapshot() == before
         with pytest.raises(OwnsOrganizations):
