@@ -12,6 +12,9 @@ from ninja_jwt.tokens import RefreshToken
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from common.tests.dispatch_recorder import sent_tasks
+
+__all__ = ["sent_tasks"]  # a fixture, imported for pytest
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -2,6 +2,8 @@
 
 from celery import shared_task
 
+from accounts.service import password_reset, registration
+
 #: SMTP has its own timeout (EMAIL_TIMEOUT); these stop a send that still hangs (prefork).
 MAIL_SOFT_TIME_LIMIT = 45
 MAIL_TIME_LIMIT = 60
@@ -14,14 +16,10 @@ MAIL_TIME_LIMIT = 60
 )
 def send_password_reset_task(email: str) -> bool:
     """Look the address up and mail a reset link if it belongs to an active account."""
-    from accounts.service import password_reset
-
     return password_reset.send_password_reset(email)
 
 
 @shared_task(name="accounts.send_registration_notice")
 def send_registration_notice_task(email: str) -> bool:
     """Tell the owner of a taken address that someone tried to register with it."""
-    from accounts.service import registration
-
     return registration.send_registration_notice(email)

@@ -11,10 +11,9 @@ Several processes (gunicorn and Celery workers) each keep their own values; with
 files there and `/metrics` adds them up (docs/architecture/deployment.md).
 """
 
-from functools import partial
-
-from django.db import transaction
 from prometheus_client import Counter
+
+from common import dispatch
 
 OFFERS_CREATED = Counter(
     "encore_waitlist_offers_created",
@@ -55,4 +54,4 @@ def count(counter: Counter, amount: float = 1, **labels: str) -> None:
     if amount <= 0:
         return
     target = counter.labels(**labels) if labels else counter
-    transaction.on_commit(partial(target.inc, amount), robust=True)
+    dispatch.call_after_commit("metric count", lambda: target.inc(amount))

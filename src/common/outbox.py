@@ -1,9 +1,7 @@
-"""Enqueue a Celery task after commit without losing it to a broker outage.
+"""Keep a Celery task the broker refused, and publish it once the broker is back.
 
-`enqueue_on_commit(task, *args, **kwargs)` publishes the task once the caller's
-transaction commits (at once outside one), as `transaction.on_commit` + `.delay` did;
-`enqueue` publishes now, for a caller that writes nothing.
-When the broker refuses the message (it is down: the publish fails within
+`common.dispatch` is the way in: it publishes through `publish_or_keep`. When the broker
+refuses the message (it is down: the publish fails within
 CELERY_BROKER_CONNECTION_TIMEOUT), the call is kept as an `OutboxMessage` row instead of
 being lost, and the beat's `common.flush_outbox` (every minute) publishes it once the
 broker is back. The caller never sees the outage: a request still answers at once.
@@ -18,14 +16,12 @@ What it promises (docs/adr/0012-two-queues-and-an-outbox.md):
 - past `GIVE_UP_AFTER` a kept message is dropped (logged): news no more.
 """
 
-import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from celery import Task, current_app
-from django.db import transaction
+from celery import current_app
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -39,33 +35,6 @@ GIVE_UP_AFTER = timedelta(hours=24)
 KEEP_SENT_FOR = timedelta(days=1)
 FLUSH_BATCH = 500
 ERROR_MAX_LENGTH = 2000
-
-
-def enqueue_on_commit(task: Task, *args: Any, queue: str | None = None, **kwargs: Any) -> None:
-    """Publish `task(*args, **kwargs)` after commit (at once outside a transaction); keep
-    it for the flush if the broker refuses. `queue` overrides the task's route
-    (CELERY_TASK_ROUTES) for this call. Arguments must be JSON data (checked now: a bad
-    one is the caller's bug, not something to find out after commit)."""
-    name, plain_args, plain_kwargs = _plain(task, args, kwargs)
-
-    def publish_on_commit() -> None:
-        publish_or_keep(name, plain_args, plain_kwargs, queue or "")
-
-    transaction.on_commit(publish_on_commit, robust=True)
-
-
-def enqueue(task: Task, *args: Any, queue: str | None = None, **kwargs: Any) -> bool:
-    """`enqueue_on_commit` for a caller with no transaction to wait for (a request that
-    writes nothing, like a password-reset request): publish now or keep. True when
-    published."""
-    name, plain_args, plain_kwargs = _plain(task, args, kwargs)
-    return publish_or_keep(name, plain_args, plain_kwargs, queue or "")
-
-
-def _plain(
-    task: Task, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[str, list[Any], dict[str, Any]]:
-    return str(task.name), json.loads(json.dumps(list(args))), json.loads(json.dumps(kwargs))
 
 
 def publish_or_keep(name: str, args: list[Any], kwargs: dict[str, Any], queue: str = "") -> bool:

@@ -6,7 +6,18 @@ from datetime import datetime
 from typing import Any
 
 from celery import shared_task
+from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from common import dispatch
+from events.service import (
+    event_notifications,
+    recurrence_service,
+    ticket_admin_service,
+    waitlist_notifications,
+    waitlist_service,
+)
 
 logger = logging.getLogger("encore.series")
 
@@ -14,8 +25,6 @@ logger = logging.getLogger("encore.series")
 @shared_task(name="events.expire_unpaid_tickets")
 def expire_unpaid_tickets() -> dict[str, Any]:
     """Hourly (minute 15 UTC): cancel unpaid offline tickets past their payment deadline."""
-    from events.service import ticket_admin_service
-
     result = ticket_admin_service.expire_unpaid_tickets()
     return {
         "cancelled_tickets": result.cancelled_tickets,
@@ -30,8 +39,6 @@ def send_event_notification_task(
 ) -> int:
     """After commit: `event_open`, `event_updated` or `event_cancelled` to the event's
     audience, however large; returns how many people were told."""
-    from events.service import event_notifications
-
     return event_notifications.send_event_notification(
         notification_type, uuid.UUID(event_id), changed_fields
     )
@@ -41,8 +48,6 @@ def send_event_notification_task(
 @shared_task(name="events.process_waitlist_for_event")
 def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:
     """On demand, via `enqueue_waitlist_processing`: one idempotent processing pass."""
-    from events.service import waitlist_service
-
     result = waitlist_service.process_waitlist_for_event(uuid.UUID(event_id))
     return {
         "status": result.status,
@@ -55,8 +60,6 @@ def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:
 @shared_task(name="events.expire_waitlist_offers")
 def expire_waitlist_offers_task() -> dict[str, Any]:
     """Hourly at minute 0 UTC: lapsed offers → EXPIRED, one processing pass per event."""
-    from events.service import waitlist_service
-
     sweep = waitlist_service.expire_waitlist_offers()
     return {"expired": sweep.expired, "event_ids": [str(pk) for pk in sweep.event_ids]}
 
@@ -64,16 +67,12 @@ def expire_waitlist_offers_task() -> dict[str, Any]:
 @shared_task(name="events.nudge_open_waitlists")
 def nudge_open_waitlists_task() -> list[str]:
     """Hourly at minute 30 UTC: the safety net against a lost processing pass."""
-    from events.service import waitlist_service
-
     return [str(pk) for pk in waitlist_service.nudge_open_waitlists()]
 
 
 @shared_task(name="events.send_waitlist_offer_notification")
 def send_waitlist_offer_notification_task(offer_id: str) -> bool:
     """Per offer, on commit: WAITLIST_SPOT_AVAILABLE unless the offer is no longer live."""
-    from events.service import waitlist_notifications
-
     return waitlist_notifications.send_offer_notification(uuid.UUID(offer_id))
 
 
@@ -81,21 +80,15 @@ def send_waitlist_offer_notification_task(offer_id: str) -> bool:
 def resend_waitlist_offer_notifications_task() -> list[str]:
     """Every 15 minutes (5, 20, 35, 50 UTC): re-dispatch offer notifications that were
     lost on their way (the offers' own safety net, as the nudge is the passes')."""
-    from django.utils import timezone
-
-    from events.service import waitlist_notifications
-
     lost = waitlist_notifications.lost_offer_notifications(timezone.now())
     for offer_id in lost:
-        send_waitlist_offer_notification_task.delay(str(offer_id))
+        dispatch.now("events.send_waitlist_offer_notification", str(offer_id))
     return [str(pk) for pk in lost]
 
 
 @shared_task(name="events.send_offer_expired_notifications")
 def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int:
     """After a sweep: tell each user of the event whose hold lapsed that they are back in line."""
-    from events.service import waitlist_notifications
-
     return waitlist_notifications.send_offer_expired_notifications(
         uuid.UUID(event_id), datetime.fromisoformat(expired_at)
     )
@@ -130,20 +123,12 @@ def is_transient_db_error(error: BaseException) -> bool:
 @shared_task(name="events.generate_recurring_events")
 def generate_recurring_events_task() -> list[str]:
     """Daily at 04:00 UTC: one `generate_single_series_events` per active series, so one
-    failing series never blocks the others. A dispatch the broker refuses is logged; the
-    next day's run catches up."""
-    from events.service import recurrence_service
-
+    failing series never blocks the others. A dispatch the broker refuses waits in the
+    outbox; the next day's run catches up on anything lost."""
     dispatched = []
     for series_id in recurrence_service.generatable_series_ids():
-        try:
-            generate_single_series_events_task.delay(str(series_id))
-        except Exception:
-            logger.exception(
-                "could not enqueue series generation", extra={"series_id": str(series_id)}
-            )
-            continue
-        dispatched.append(str(series_id))
+        if dispatch.now("events.generate_single_series_events", str(series_id)):
+            dispatched.append(str(series_id))
     return dispatched
 
 
@@ -151,10 +136,6 @@ def generate_recurring_events_task() -> list[str]:
 def generate_single_series_events_task(self: Any, series_id: str) -> int:
     """One generation pass for one series; retried with exponential backoff only on
     transient database errors, so a programming error fails on the first run."""
-    from celery.utils.time import get_exponential_backoff_interval
-
-    from events.service import recurrence_service
-
     try:
         return recurrence_service.generate_for_series_id(uuid.UUID(series_id))
     except (OperationalError, InterfaceError) as error:

@@ -8,7 +8,9 @@ after the delivery time limits (`NOTIFICATION_DELIVERY_*_TIME_LIMIT`).
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.utils import timezone
 
+from notifications.service import delivery, dispatch
 from notifications.service.delivery import MAX_ATTEMPTS
 
 SOFT_TIME_LIMIT: int = settings.NOTIFICATION_DELIVERY_SOFT_TIME_LIMIT
@@ -22,8 +24,6 @@ def _deliver(task: Task, delivery_id: str, retry_of_attempt: int) -> str:
     this chain may pick that failed row up again (see `notifications.service.delivery`).
     The retry is the same task, so it stays on the same queue.
     """
-    from notifications.service import delivery
-
     outcome = delivery.deliver(delivery_id, retry_of_attempt=retry_of_attempt)
     if outcome.retry_in is not None:
         raise task.retry(
@@ -62,8 +62,4 @@ def deliver_critical(self: Task, delivery_id: str, retry_of_attempt: int = 0) ->
 def redispatch_stranded_deliveries() -> list[str]:
     """Every 5 minutes: deliveries whose task never ran get another; failed deliveries of
     still-useful time-critical notifications get another round (see `dispatch`)."""
-    from django.utils import timezone
-
-    from notifications.service import dispatch
-
     return [str(pk) for pk in dispatch.redispatch_stranded_deliveries(timezone.now())]

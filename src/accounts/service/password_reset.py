@@ -21,7 +21,7 @@ from accounts.errors import InvalidResetToken
 from accounts.models import User
 from accounts.service import login_limits, tokens
 from accounts.service.account_mail import send_account_mail
-from common import outbox
+from common import dispatch
 
 logger = logging.getLogger("encore.accounts")
 
@@ -32,10 +32,8 @@ def request_password_reset(email: str) -> None:
     """Hand the address to a task, whatever it is: the request does the same work and
     takes the same time for every address, so neither its answer nor its duration tells
     a stranger which addresses are registered. With the broker down the request is kept
-    in the outbox and the mail goes out once the broker is back (`common.outbox`)."""
-    from accounts.tasks import send_password_reset_task
-
-    outbox.enqueue(send_password_reset_task, email.strip())
+    in the outbox and the mail goes out once the broker is back (`common.dispatch`)."""
+    dispatch.now("accounts.send_password_reset", email.strip())
 
 
 def send_password_reset(email: str) -> bool:

@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.service.account_mail import send_account_mail
-from common import outbox
+from common import dispatch
 from common.timezones import validate_timezone
 
 logger = logging.getLogger("encore.accounts")
@@ -101,10 +101,8 @@ def _insert(candidate: User) -> bool:
 
 def _tell_owner(email: str) -> None:
     """Hand the notice to a task; with the broker down it waits in the outbox
-    (`common.outbox`) and the answer stays the same."""
-    from accounts.tasks import send_registration_notice_task
-
-    outbox.enqueue(send_registration_notice_task, email)
+    (`common.dispatch`) and the answer stays the same."""
+    dispatch.now("accounts.send_registration_notice", email)
 
 
 def _notice_key(email: str) -> str:

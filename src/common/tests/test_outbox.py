@@ -35,15 +35,15 @@ def broker(monkeypatch: pytest.MonkeyPatch) -> Broker:
 
 
 def test_published_at_once_when_the_broker_is_up(broker: Broker) -> None:
-    assert outbox.enqueue(ping, "a", n=1)
+    assert outbox.publish_or_keep(ping.name, ["a"], {"n": 1})
     assert broker.published == [(["a"], {"n": 1})]
     assert not OutboxMessage.objects.exists()
 
 
 def test_a_refused_task_is_kept_then_published_once_in_order(broker: Broker) -> None:
     broker.down = True
-    assert not outbox.enqueue(ping, "first")
-    assert not outbox.enqueue(ping, "second", queue="critical")
+    assert not outbox.publish_or_keep(ping.name, ["first"], {})
+    assert not outbox.publish_or_keep(ping.name, ["second"], {}, "critical")
 
     assert outbox.flush() == outbox.FlushResult(published=0, waiting=2)
     broker.down = False
@@ -58,29 +58,13 @@ def test_a_refused_task_is_kept_then_published_once_in_order(broker: Broker) -> 
     ]
 
 
-def test_on_commit_publishes_after_commit_and_nothing_for_a_rollback(
-    broker: Broker, django_capture_on_commit_callbacks: Any
-) -> None:
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        outbox.enqueue_on_commit(ping, "later")
-    assert broker.published == []
-    for callback in callbacks:
-        callback()
-    assert broker.published == [(["later"], {})]
-
-
-def test_arguments_must_be_json() -> None:
-    with pytest.raises(TypeError):
-        outbox.enqueue_on_commit(ping, object())
-
-
 def test_old_rows_are_tidied_and_a_day_old_unsent_one_dropped(broker: Broker) -> None:
     broker.down = True
     with time_machine.travel(timezone.now() - timedelta(hours=25)):
-        outbox.enqueue(ping, "too late")
+        outbox.publish_or_keep(ping.name, ["too late"], {})
     broker.down = False
     with time_machine.travel(timezone.now() - timedelta(hours=30)):
-        outbox.enqueue(ping, "fine")  # published: no row
+        outbox.publish_or_keep(ping.name, ["fine"], {})  # published: no row
     assert outbox.flush() == outbox.FlushResult(dropped=1)
     assert broker.published == [(["fine"], {})]
     assert not OutboxMessage.objects.exists()

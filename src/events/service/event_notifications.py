@@ -1,8 +1,8 @@
 """Who hears about what happens to an event, and the one place that tells them.
 
-The `notify_*` functions are called by the writers, inside their transaction (or from
-one of its on-commit hooks). Each registers its send with
-`transaction.on_commit(..., robust=True)`, so:
+The `notify_*` functions are called by the writers, inside their transaction. Each
+registers its send with `common.dispatch` (a task for a whole audience, an in-process
+call for one person), so:
 
 - a rolled-back transaction sends nothing;
 - the audience is read after the commit, from committed rows, and no lock is held
@@ -42,6 +42,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import User
+from common import dispatch
 from events.models import (
     Event,
     EventRSVP,
@@ -91,16 +92,7 @@ def notify_rsvp_answered(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -
 
 
 def _after_commit(notification_type: str, send: Callable[[], object]) -> None:
-    def run() -> None:
-        try:
-            send()
-        except Exception:
-            # Logged with the type here (robust=True alone would log a bare traceback).
-            logger.exception(
-                "event notification failed", extra={"notification_type": notification_type}
-            )
-
-    transaction.on_commit(run, robust=True)
+    dispatch.call_after_commit("event notification", send, notification_type=notification_type)
 
 
 def _fan_out_after_commit(
@@ -108,21 +100,10 @@ def _fan_out_after_commit(
 ) -> None:
     """An event's whole audience (members, followers, attendees: any size) is told from a
     task, so the request that opened, changed or cancelled the event never waits for the
-    fan-out. With the broker down the fan-out runs here instead: late, not lost."""
-
-    def enqueue() -> None:
-        from events.tasks import send_event_notification_task
-
-        try:
-            send_event_notification_task.delay(notification_type, str(event_id), changed_fields)
-        except Exception:
-            logger.warning(
-                "event notification not enqueued; sending in process",
-                extra={"notification_type": notification_type, "event_id": str(event_id)},
-            )
-            send_event_notification(notification_type, event_id, changed_fields)
-
-    _after_commit(notification_type, enqueue)
+    fan-out. With the broker down it waits in the outbox: late, not lost."""
+    dispatch.after_commit(
+        "events.send_event_notification", notification_type, str(event_id), changed_fields
+    )
 
 
 def send_event_notification(

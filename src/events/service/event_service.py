@@ -115,7 +115,7 @@ def create_event(organization: Organization, data: Mapping[str, Any]) -> Event:
             ticket_tier_service.ensure_default_tier(event)
         if event.status == Event.Status.OPEN:
             event_id = event.pk
-            transaction.on_commit(lambda: _notify_event_opened(event_id))
+            _notify_event_opened(event_id)
     logger.info(
         "event created",
         extra={"event_id": str(event.pk), "organization_id": str(organization.pk)},
@@ -235,7 +235,7 @@ def _after_update(
     notified = [name for name in NOTIFIED_FIELDS if name in changed]
     if notified:
         event_id = event.pk
-        transaction.on_commit(lambda: _notify_event_updated(event_id, notified))
+        _notify_event_updated(event_id, notified)
 
 
 def switch_registration_mode(event: Event) -> None:
@@ -331,9 +331,9 @@ def _after_status_change(event: Event, old_status: str) -> None:
         waitlist_service.enqueue_waitlist_processing(event_id)
     if event.status == Event.Status.CANCELLED:
         _revoke_pending_offers_on_cancel(event)
-        transaction.on_commit(lambda: _notify_event_cancelled(event_id))
+        _notify_event_cancelled(event_id)
     elif event.status == Event.Status.OPEN:
-        transaction.on_commit(lambda: _notify_event_opened(event_id))
+        _notify_event_opened(event_id)
 
 
 # -- shared helpers --------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Materialising occurrences never sends `event_open` per occurrence; a batch with at least
 one new occurrence sends this one digest instead, after the generation transaction
-committed (`transaction.on_commit(..., robust=True)`): a failing digest is logged and
+committed (`common.dispatch.call_after_commit`): a failing digest is logged and
 never rolls back the occurrences, and a rolled-back batch sends nothing.
 
 The audience mirrors who would have heard of the opened events, gated by the template's
@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Exists, Q
 
 from accounts.models import User
+from common import dispatch
 from events.models import (
     Event,
     EventSeries,
@@ -49,13 +50,11 @@ def notify_series_events_generated(series_id: uuid.UUID, event_ids: Sequence[uui
     if not ids:
         return
 
-    def send() -> None:
-        try:
-            send_series_events_generated(series_id, ids)
-        except Exception:
-            logger.exception("series digest failed", extra={"series_id": str(series_id)})
-
-    transaction.on_commit(send, robust=True)
+    dispatch.call_after_commit(
+        "series digest",
+        lambda: send_series_events_generated(series_id, ids),
+        series_id=str(series_id),
+    )
 
 
 def send_series_events_generated(series_id: uuid.UUID, event_ids: Sequence[uuid.UUID]) -> int:

@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from celery import Task
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from accounts.models import User
-from common import metrics, outbox
+from common import dispatch, metrics
 from common.errors import InvalidInput, NotFound
 from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
@@ -58,30 +57,12 @@ def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
 
     Safe to call several times and from any path: the processor is idempotent under the
     Event lock, so a pass published twice (the outbox is at least once) is harmless.
-    Outside a transaction it dispatches at once (Django's on_commit), which the hourly
-    jobs rely on. It is `common.outbox.enqueue_on_commit` with `_dispatch` as the test
-    seam: a pass the broker refuses (it is down) is kept in the outbox and published by
-    the every-minute flush once the broker is back, so the freed seat is offered within
-    about a minute of the broker's return, not at the next hourly nudge. Never raised
-    into the committed request.
+    Outside a transaction it dispatches at once, which the hourly jobs rely on. A pass
+    the broker refuses (it is down) is kept in the outbox and published by the
+    every-minute flush once the broker is back, so the freed seat is offered within about
+    a minute of the broker's return, not at the next hourly nudge (`common.dispatch`).
     """
-    transaction.on_commit(lambda: _dispatch(event_id), robust=True)
-
-
-def _dispatch(event_id: uuid.UUID) -> None:
-    from events.tasks import process_waitlist_for_event_task
-
-    _publish_or_keep(process_waitlist_for_event_task, str(event_id), what="waitlist processing")
-
-
-def _publish_or_keep(task: Task, object_id: str, *, what: str) -> None:
-    """Publish now (the caller runs after commit), or keep it in the outbox when the broker
-    refuses. Anything else (an eager task's own error, in development and tests) is logged:
-    the change that asked for the task is committed and must not become an error."""
-    try:
-        outbox.enqueue(task, object_id)
-    except Exception:
-        logger.exception("could not enqueue %s", what, extra={"id": object_id})
+    dispatch.after_commit("events.process_waitlist_for_event", str(event_id))
 
 
 # -- processing ----------------------------------------------------------------------------
@@ -216,17 +197,10 @@ def _create_batch(
 
 
 def _notify_offers_on_commit(offer_ids: list[uuid.UUID]) -> None:
-    """One notification task per offer, after commit (never for a rolled-back batch)."""
-
-    def dispatch() -> None:
-        from events.tasks import send_waitlist_offer_notification_task
-
-        for offer_id in offer_ids:  # a refused one is kept in the outbox; none undoes a batch
-            _publish_or_keep(
-                send_waitlist_offer_notification_task, str(offer_id), what="offer notification"
-            )
-
-    transaction.on_commit(dispatch, robust=True)
+    """One notification task per offer, after commit (never for a rolled-back batch); a
+    refused one is kept in the outbox, and none undoes a batch."""
+    for offer_id in offer_ids:
+        dispatch.after_commit("events.send_waitlist_offer_notification", str(offer_id))
 
 
 # -- organiser overrides -------------------------------------------------------------------
@@ -504,18 +478,10 @@ def _expire_and_rotate_in_one_statement(stamp: datetime) -> dict[uuid.UUID, int]
 
 
 def _notify_expired_on_commit(event_ids: list[uuid.UUID], stamp: datetime) -> None:
-    def dispatch() -> None:
-        from events.tasks import send_offer_expired_notifications_task
-
-        for event_id in event_ids:
-            try:
-                send_offer_expired_notifications_task.delay(str(event_id), stamp.isoformat())
-            except Exception:
-                logger.exception(
-                    "could not enqueue expiry notices", extra={"event_id": str(event_id)}
-                )
-
-    transaction.on_commit(dispatch, robust=True)
+    for event_id in event_ids:
+        dispatch.after_commit(
+            "events.send_offer_expired_notifications", str(event_id), stamp.isoformat()
+        )
 
 
 def nudge_open_waitlists(now: datetime | None = None) -> list[uuid.UUID]:

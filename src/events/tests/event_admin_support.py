@@ -3,10 +3,12 @@ and a snapshot of every row an admin route can change (to show a refusal wrote n
 """
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from common import dispatch
 from events.models import (
     Event,
     EventRSVP,
@@ -16,15 +18,25 @@ from events.models import (
     TicketTier,
 )
 
+PROCESS_WAITLIST = "events.process_waitlist_for_event"
+
 
 class DispatchRecorder(list[uuid.UUID]):
-    """Stands in for `waitlist_service._dispatch`: the event ids it was given, in order.
+    """Stands in for `common.dispatch.send`: the event ids of the waitlist processing
+    passes sent, in order, recorded instead of run; every other task goes on as usual.
 
     It is the list itself; `event_ids` names the same list for tests that read it so.
     """
 
-    def __call__(self, event_id: uuid.UUID) -> None:
-        self.append(event_id)
+    def __init__(self, send: Callable[[str, list[Any], dict[str, Any], str], bool]) -> None:
+        super().__init__()
+        self._send = send
+
+    def __call__(self, name: str, args: list[Any], kwargs: dict[str, Any], queue: str) -> bool:
+        if name != PROCESS_WAITLIST:
+            return self._send(name, args, kwargs, queue)
+        self.append(uuid.UUID(args[0]))
+        return True
 
     @property
     def event_ids(self) -> list[uuid.UUID]:
@@ -37,8 +49,8 @@ def dispatched(monkeypatch: pytest.MonkeyPatch) -> DispatchRecorder:
 
     `src/events/tests/conftest.py` offers it to every events test.
     """
-    recorder = DispatchRecorder()
-    monkeypatch.setattr("events.service.waitlist_service._dispatch", recorder)
+    recorder = DispatchRecorder(dispatch.send)
+    monkeypatch.setattr(dispatch, "send", recorder)
     return recorder
 
 

@@ -265,28 +265,24 @@ class TestSeriesOccurrence:
 @pytest.mark.django_db
 class TestSeams:
     def test_start_end_venue_changes_reach_the_event_updated_seam_on_commit(
-        self, api, event, monkeypatch, django_capture_on_commit_callbacks
+        self, api, event, sent_tasks, django_capture_on_commit_callbacks
     ) -> None:
-        calls: list[tuple[Any, list[str]]] = []
-        monkeypatch.setattr(
-            event_service, "_notify_event_updated", lambda eid, fields: calls.append((eid, fields))
-        )
         new_start = event.start + timedelta(hours=2)
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             _patch(api, event, {"start": new_start.isoformat(), "name": "Moved"})
-        assert calls == []  # nothing before the commit
+        assert sent_tasks.calls == []  # nothing before the commit
         for callback in callbacks:
             callback()
-        assert calls == [(event.pk, ["start", "end"])]
+        assert sent_tasks.named("events.send_event_notification") == [
+            ["event_updated", str(event.pk), ["start", "end"]]
+        ]
 
     def test_other_changes_notify_nobody(
-        self, api, event, monkeypatch, django_capture_on_commit_callbacks
+        self, api, event, sent_tasks, django_capture_on_commit_callbacks
     ) -> None:
-        calls: list[Any] = []
-        monkeypatch.setattr(event_service, "_notify_event_updated", lambda *a: calls.append(a))
         with django_capture_on_commit_callbacks(execute=True):
             _patch(api, event, {"name": "Renamed", "max_attendees": 20})
-        assert calls == []
+        assert sent_tasks.named("events.send_event_notification") == []
 
     def test_closing_the_waitlist_reaches_the_revocation_seam(self, api, monkeypatch) -> None:
         event = make_event(waitlist_open=True)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import time_machine
 
+from common import dispatch
 from events.models import WaitlistOffer
 from events.service import waitlist_notifications
 from events.tests.waitlist_builders import T0, Status, active_event, give_offer, queue_in_order
@@ -42,8 +43,17 @@ def smtp(settings: Any) -> Iterator[SmtpServer]:
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The time-critical delivery tasks published (the test runs them, as a worker would)."""
     published: list[str] = []
-    monkeypatch.setattr(notification_tasks.deliver_critical, "delay", published.append)
-    monkeypatch.setattr(notification_tasks.deliver, "delay", lambda *a: pytest.fail("bulk!"))
+    send = dispatch.send
+
+    def record(name: str, args: list[Any], kwargs: dict[str, Any], queue: str) -> bool:
+        if name == "notifications.deliver":
+            pytest.fail("bulk!")
+        if name == "notifications.deliver_critical":
+            published.append(args[0])
+            return True
+        return send(name, args, kwargs, queue)
+
+    monkeypatch.setattr(dispatch, "send", record)
     return published
 
 

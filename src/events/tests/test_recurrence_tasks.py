@@ -5,6 +5,7 @@ import time_machine
 from django.db import InterfaceError, OperationalError, ProgrammingError
 from django_celery_beat.models import PeriodicTask
 
+from common.models import OutboxMessage
 from events import tasks
 from events.models import EventSeries
 from events.service import recurrence_service
@@ -66,29 +67,32 @@ def pg_error(sqlstate: str | None, message: str = "boom") -> OperationalError:
 
 
 # -- fan-out ---------------------------------------------------------------------------------------
-def test_the_daily_task_dispatches_one_task_per_active_series(monkeypatch):
+def test_the_daily_task_dispatches_one_task_per_active_series(sent_tasks):
     active = [make_series(), make_series()]
     make_series(is_active=False)
     EventSeries.objects.create(organization=make_org(), name="Plain", slug="plain")
-    sent: list[str] = []
-    monkeypatch.setattr(tasks.generate_single_series_events_task, "delay", sent.append)
     dispatched = tasks.generate_recurring_events_task.apply().get()
+    sent = [args[0] for args in sent_tasks.named("events.generate_single_series_events")]
     assert sorted(sent) == sorted(dispatched) == sorted(str(s.pk) for s in active)
 
 
-def test_a_refused_dispatch_does_not_stop_the_others(monkeypatch, caplog):
+def test_a_refused_dispatch_does_not_stop_the_others_and_waits_in_the_outbox(monkeypatch):
     first, second = make_series(), make_series()
     sent: list[str] = []
 
-    def delay(series_id: str) -> None:
-        if series_id == str(min(first.pk, second.pk)):
+    def apply_async(args: tuple[str], kwargs: dict, **options: object) -> None:
+        if args[0] == str(min(first.pk, second.pk)):
             raise ConnectionError("broker down")
-        sent.append(series_id)
+        sent.append(args[0])
 
-    monkeypatch.setattr(tasks.generate_single_series_events_task, "delay", delay)
+    monkeypatch.setattr(tasks.generate_single_series_events_task, "apply_async", apply_async)
     dispatched = tasks.generate_recurring_events_task.apply().get()
     assert dispatched == sent == [str(max(first.pk, second.pk))]
-    assert "could not enqueue series generation" in caplog.text
+    kept = OutboxMessage.objects.get()
+    assert (kept.task_name, kept.args) == (
+        "events.generate_single_series_events",
+        [str(min(first.pk, second.pk))],
+    )
 
 
 def test_the_single_task_generates_the_series():

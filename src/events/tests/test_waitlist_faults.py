@@ -16,12 +16,13 @@ from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
 from accounts.tests.factories import make_user
-from common import outbox
+from common import dispatch, outbox
 from common.models import OutboxMessage
 from common.tasks import flush_outbox
 from events import tasks
 from events.models import EventWaitList, Ticket, WaitlistOffer
 from events.service import waitlist_service
+from events.tests.event_admin_support import DispatchRecorder
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_builders import (
     T0,
@@ -42,8 +43,8 @@ SPOT = NotificationType.WAITLIST_SPOT_AVAILABLE
 
 def lose_dispatches(monkeypatch) -> list:
     """The processing pass never reaches the broker (a worker died, a message was lost)."""
-    lost: list = []
-    monkeypatch.setattr(waitlist_service, "_dispatch", lost.append)
+    lost = DispatchRecorder(dispatch.send)
+    monkeypatch.setattr(dispatch, "send", lost)
     return lost
 
 

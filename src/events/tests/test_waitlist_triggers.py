@@ -1,7 +1,7 @@
 """seed-tables.md "Trigger sites": every path of the platform that frees a seat (or may
-otherwise allow a batch) reaches `_dispatch` with the event's id after its commit.
+otherwise allow a batch) sends `events.process_waitlist_for_event` with the event's id after its commit.
 
-`dispatched` (src/events/tests/conftest.py) replaces `waitlist_service._dispatch`, so
+`dispatched` (src/events/tests/conftest.py) records those sends instead of running them, so
 these tests see the enqueue and nothing else (no processing pass runs). The
 settings-PATCH rows are tested with the waitlist settings themselves. Payment-provider callbacks and online checkout abandonment
 are seams of the out-of-scope online payments; their offline counterparts are here.

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common import dispatch
 from notifications.channels import in_app
 from notifications.models import Channel, Notification, NotificationDelivery
 from notifications.service import delivery as delivery_service
@@ -93,22 +94,13 @@ def _create_deliveries(
 
 
 def _enqueue(delivery: NotificationDelivery) -> None:
-    """One task per delivery; a failure to enqueue one never stops the others.
-
-    The broad except is deliberate: with a broker down the row stays pending and the
-    committed change that caused the notification must not turn into an error. (With
-    eager tasks a task's own exception also lands here.)
-    """
-    from notifications.tasks import deliver, deliver_critical
-
-    task = deliver_critical if _is_time_critical(delivery) else deliver
-    try:
-        task.delay(str(delivery.pk))
-    except Exception:
-        logger.exception(
-            "notification delivery could not be enqueued",
-            extra={"delivery_id": str(delivery.pk), "channel": delivery.channel},
-        )
+    """One task per delivery, on the critical or the bulk queue by the type's spec. A
+    failure to send one never stops the others (`common.dispatch` keeps a refused one in
+    the outbox and logs anything else; the row stays pending for the stranded sweep)."""
+    if _is_time_critical(delivery):
+        dispatch.now("notifications.deliver_critical", str(delivery.pk))
+    else:
+        dispatch.now("notifications.deliver", str(delivery.pk))
 
 
 def _is_time_critical(delivery: NotificationDelivery) -> bool:

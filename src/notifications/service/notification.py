@@ -3,7 +3,7 @@
 Called by the `notification_requested` receiver. The context is validated against the
 type's required keys (a missing key is the sender's bug: ValueError), normalised to plain
 JSON, rendered into the in-app title and body in the user's language, and stored. Delivery
-is registered with `transaction.on_commit`: a rolled-back transaction sends nothing, and
+is registered with `common.dispatch.call_after_commit`: a rolled-back transaction sends nothing, and
 no e-mail or Telegram call ever runs while the sender still holds its row locks.
 """
 
@@ -14,9 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
 
 from accounts.models import User
+from common.dispatch import call_after_commit
 from notifications.models import Notification
 from notifications.service import dispatch, rendering
 from notifications.types import get_spec
@@ -60,16 +60,12 @@ def create_notification(
             "user_id": str(user.pk),
         },
     )
-    # robust: a dispatch failure after commit (broker down, a bug) is logged, never raised
-    # into the request or task whose transaction has already committed. (A plain function,
-    # not a functools.partial: Django logs a robust failure by the callback's __qualname__,
-    # which a partial lacks, and would then raise AttributeError after all.)
+    # A dispatch failure after commit (broker down, a bug) is logged, never raised into
+    # the request or task whose transaction has already committed.
     notification_id = notification.pk
-
-    def dispatch_on_commit() -> None:
-        dispatch.dispatch_notification(notification_id)
-
-    transaction.on_commit(dispatch_on_commit, robust=True)
+    call_after_commit(
+        "notification dispatch", lambda: dispatch.dispatch_notification(notification_id)
+    )
     return notification
 
 

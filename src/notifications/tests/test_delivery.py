@@ -8,6 +8,7 @@ import time_machine
 from django_celery_beat.models import PeriodicTask
 
 from accounts.models import User
+from common.tests.dispatch_recorder import SentTasks
 from common.tests.racing import run_together, succeeded
 from notifications.models import NotificationDelivery
 from notifications.service import delivery as delivery_service
@@ -193,24 +194,19 @@ class TestQueues:
     """Time-critical sends go to `notifications.deliver_critical` (queue `notify`)."""
 
     def test_dispatch_picks_the_critical_task_for_time_critical_types_only(
-        self, user: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+        self, user: User, sent_tasks: SentTasks
     ) -> None:
-        from notifications import tasks
         from notifications.service import dispatch
 
-        published: list[tuple[str, str]] = []
-        for name in ("deliver", "deliver_critical"):
-            task = getattr(tasks, name)
-            monkeypatch.setattr(task, "delay", lambda pk, name=name: published.append((name, pk)))
         offer = make_notification(user, "waitlist_spot_available")
         opened = make_notification(user, "event_open")
 
         [offer_mail] = [d for d in dispatch.dispatch_notification(offer.pk) if d.channel == "email"]
         [open_mail] = [d for d in dispatch.dispatch_notification(opened.pk) if d.channel == "email"]
 
-        assert published == [
-            ("deliver_critical", str(offer_mail.pk)),
-            ("deliver", str(open_mail.pk)),
+        assert [(name, args) for name, args, _, _ in sent_tasks.calls] == [
+            ("notifications.deliver_critical", [str(offer_mail.pk)]),
+            ("notifications.deliver", [str(open_mail.pk)]),
         ]
 
 

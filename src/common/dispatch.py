@@ -1,0 +1,105 @@
+"""The one way out of a transaction: send a Celery task by its pinned name.
+
+Every service that wants work done elsewhere (a waitlist pass, a notification, an e-mail)
+calls `after_commit("events.process_waitlist_for_event", str(event.pk))`, never a task
+module: services sit below tasks (tasks are thin shims that call services), so a service
+naming a task object would tie the two into an import circle. The name is the contract,
+pinned with `@shared_task(name=...)`; `src/common/tests/test_dispatch.py` proves every
+name sent from `src/` is a registered task, and `send` refuses an unknown one at once.
+
+What a dispatch promises:
+- after the caller's transaction commits (at once outside one; Django's `on_commit`), so
+  a rolled-back change sends nothing and a worker never reads rows not yet committed;
+- a broker that refuses the publish (it is down) costs the caller nothing: the call is
+  kept in the outbox (`common.outbox`) and the every-minute flush publishes it later.
+  Anything else going wrong in the publish (an eager task's own error, in development
+  and tests) is logged, never raised into the committed request; the recovery jobs
+  (the waitlist nudge, the stranded-delivery sweep, the lost-notification resend) are
+  the net for what is lost;
+- at least once: a task sent this way must be idempotent or harmless when repeated.
+
+`now(...)` is the same for a caller with nothing to wait for: it already runs after a
+commit, or writes nothing (a password-reset request).
+
+`call_after_commit(what, function)` is the in-process door, for work too small for a
+task (one person's confirmation, a digest the daily job already runs in a worker): the
+same timing, and a failure logged with `what`, never raised. No module of `src/` calls
+`transaction.on_commit` but this one (`test_dispatch.py` checks).
+"""
+
+import functools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+
+from common import outbox
+
+logger = logging.getLogger("encore.dispatch")
+
+
+def after_commit(task_name: str, *args: Any, queue: str | None = None, **kwargs: Any) -> None:
+    """Send `task_name(*args, **kwargs)` once the current transaction commits. `queue`
+    overrides the task's route (CELERY_TASK_ROUTES) for this call. The arguments must be
+    JSON data; that and the name are checked now, where a mistake is the caller's bug."""
+    _check_registered(task_name)
+    plain_args, plain_kwargs = _plain(args, kwargs)
+    transaction.on_commit(
+        lambda: send(task_name, plain_args, plain_kwargs, queue or ""), robust=True
+    )
+
+
+def call_after_commit(what: str, function: Callable[[], object], **extra: str) -> None:
+    """Run `function()` in this process once the transaction commits (at once outside
+    one); an exception is logged as "<what> failed" (with `extra`) and swallowed: the
+    change is committed."""
+
+    def run() -> None:
+        try:
+            function()
+        except Exception:
+            logger.exception("%s failed", what, extra=extra)
+
+    transaction.on_commit(run, robust=True)
+
+
+def now(task_name: str, *args: Any, queue: str | None = None, **kwargs: Any) -> bool:
+    """Send now; True when the broker took it (False: kept in the outbox, or logged)."""
+    _check_registered(task_name)
+    plain_args, plain_kwargs = _plain(args, kwargs)
+    return send(task_name, plain_args, plain_kwargs, queue or "")
+
+
+def send(task_name: str, args: list[Any], kwargs: dict[str, Any], queue: str) -> bool:
+    """The publish itself: what tests replace to record dispatches instead of sending."""
+    try:
+        return outbox.publish_or_keep(task_name, args, kwargs, queue)
+    except Exception:
+        logger.exception("could not dispatch a task", extra={"task": task_name})
+        return False
+
+
+def is_registered(task_name: str) -> bool:
+    """Whether a task of that name exists. The first ask imports every app's `tasks`
+    module (Celery's lazy autodiscovery), at run time, not at import time: a service never
+    imports a task module, and the outbox publishes by name alone."""
+    if task_name not in current_app.tasks:
+        _discover_tasks()
+    return task_name in current_app.tasks
+
+
+@functools.cache
+def _discover_tasks() -> None:
+    current_app.loader.import_default_modules()
+
+
+def _check_registered(task_name: str) -> None:
+    if not is_registered(task_name):
+        raise LookupError(f"no Celery task is registered as {task_name!r}")
+
+
+def _plain(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    return json.loads(json.dumps(list(args))), json.loads(json.dumps(kwargs))
