@@ -1,83 +1,83 @@
-"""The app layering of the brief holds, and no module imports itself back through others.
+"""The structure the brief and issue 10 ask for, checked on every import of `src/`, also
+the imports inside functions.
 
-`common` ← `accounts` ← `notifications` ← `events`: an app may import only apps to its
-left. Module-level import cycles are found by walking every project module's imports.
+- The layering contract in `pyproject.toml` (`[tool.importlinter]`) holds: apps depend
+  one way (`common` ← `accounts` ← `notifications` ← `events` ← `encore`), and inside an
+  app entry points sit above schemas, schemas above services, services above the read
+  side (selectors, the eligibility pipeline, errors), the read side above models.
+  `make lint` runs the same contract with `lint-imports`.
+- What a layers contract cannot see: no import circle at all, between any two modules
+  of any layer (a circle inside one layer is still a place where a change in one file
+  silently reaches another), and no module too long to hold in one's head.
 """
 
-import ast
-from collections.abc import Iterator
+import sys
 from pathlib import Path
 
+import grimp
+import pytest
+from importlinter import cli
+
 SRC = Path(__file__).resolve().parents[2]
-LAYERS = ["common", "accounts", "notifications", "events"]
+PYPROJECT = SRC.parent / "pyproject.toml"
+ROOTS = ("common", "accounts", "notifications", "events", "encore")
+MAX_LINES = 400
 
 
-def _modules() -> Iterator[tuple[str, Path]]:
-    for app in [*LAYERS, "encore"]:
-        for path in (SRC / app).rglob("*.py"):
-            if "migrations" in path.parts:
-                continue
-            parts = list(path.relative_to(SRC).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            yield ".".join(parts), path
+@pytest.mark.xfail(
+    strict=True, reason="issue 10 in progress: the read side and the long modules are being split"
+)
+def test_the_layering_contract_holds() -> None:
+    assert (
+        cli.lint_imports(config_filename=str(PYPROJECT), no_cache=True) == cli.EXIT_STATUS_SUCCESS
+    )
 
 
-def _imports(path: Path, *, top_level_only: bool) -> set[str]:
-    tree = ast.parse(path.read_text())
-    nodes: list[ast.AST] = list(tree.body) if top_level_only else list(ast.walk(tree))
-    found: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return found
+def _import_circles(graph: grimp.ImportGraph) -> list[str]:
+    """Each import A → B whose B leads back to A, written as the circle it closes."""
+    circles = set()
+    for importer in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            if back:
+                circles.add(" -> ".join((importer, *back)))
+    return sorted(circles)
 
 
-def test_apps_depend_one_way_only() -> None:
-    violations = []
-    for name, path in _modules():
-        app = name.split(".")[0]
-        if app not in LAYERS:
-            continue
-        allowed = set(LAYERS[: LAYERS.index(app) + 1])
-        for imported in _imports(path, top_level_only=False):
-            target = imported.split(".")[0]
-            if target in LAYERS and target not in allowed:
-                violations.append(f"{name} imports {imported}")
-    assert violations == []
+def test_there_is_no_import_circle_anywhere() -> None:
+    sys.path.insert(0, str(SRC))
+    graph = grimp.build_graph(*ROOTS, exclude_type_checking_imports=True, cache_dir=None)
+    assert _import_circles(graph) == []
 
 
-def test_no_module_level_import_cycles() -> None:
-    modules = dict(_modules())
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        graph[name] = {
-            imp for imp in _imports(path, top_level_only=True) if imp in modules and imp != name
-        }
-    cycles = []
-    state: dict[str, int] = {}
-
-    def visit(node: str, stack: list[str]) -> None:
-        state[node] = 1
-        stack.append(node)
-        for nxt in sorted(graph[node]):
-            if state.get(nxt) == 1:
-                cycles.append(" -> ".join([*stack[stack.index(nxt) :], nxt]))
-            elif nxt not in state:
-                visit(nxt, stack)
-        stack.pop()
-        state[node] = 2
-
-    for module in sorted(graph):
-        if module not in state:
-            visit(module, [])
-    # A package importing its own submodules (`__init__` re-exports) is not a cycle.
-    real = [
-        c
-        for c in cycles
-        if not all(part.startswith(c.split(" -> ")[0]) for part in c.split(" -> "))
+def test_the_circle_finder_sees_a_circle_through_a_function_body(tmp_path: Path) -> None:
+    """The check above is only as good as its finder: a circle hidden in a function."""
+    package = tmp_path / "circled"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from circled import b\n")
+    (package / "b.py").write_text("def later():\n    from circled import a\n")
+    (package / "c.py").write_text("from circled import a\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        graph = grimp.build_graph("circled", cache_dir=None)
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert _import_circles(graph) == [
+        "circled.a -> circled.b -> circled.a",
+        "circled.b -> circled.a -> circled.b",
     ]
-    assert real == []
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 10 in progress: the read side and the long modules are being split"
+)
+def test_no_module_is_longer_than_a_reader_can_hold() -> None:
+    long = {
+        str(path.relative_to(SRC)): lines
+        for root in ROOTS
+        for path in (SRC / root).rglob("*.py")
+        if "migrations" not in path.parts and "tests" not in path.parts
+        if (lines := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert long == {}

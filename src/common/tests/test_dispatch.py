@@ -4,41 +4,21 @@ name or a non-JSON argument is refused at the call, and every name `src/` sends 
 import ast
 import logging
 from pathlib import Path
-from typing import Any
 
 import pytest
 from celery import current_app
 from django.db import transaction
-from kombu.exceptions import OperationalError
 
 from common import dispatch
 from common.models import OutboxMessage
-from common.tasks import ping
+from common.tests.broker_stub import Broker, broker
+
+__all__ = ["broker"]  # a fixture, imported for pytest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SRC = Path(__file__).resolve().parents[2]
 SEAM = {"after_commit", "now"}
-
-
-class Broker:
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.down = False
-        self.broken = False
-        self.published: list[tuple[list[Any], dict[str, Any]]] = []
-        monkeypatch.setattr(ping, "apply_async", self.apply_async)
-
-    def apply_async(self, args: tuple[Any, ...], kwargs: dict[str, Any], **options: Any) -> None:
-        if self.down:
-            raise OperationalError("[Errno 111] Connection refused")
-        if self.broken:
-            raise RuntimeError("the task itself failed (eager mode)")
-        self.published.append((list(args), {**kwargs, **options}))
-
-
-@pytest.fixture
-def broker(monkeypatch: pytest.MonkeyPatch) -> Broker:
-    return Broker(monkeypatch)
 
 
 def test_sent_only_once_the_transaction_commits(broker: Broker) -> None:

@@ -1,37 +1,19 @@
 """The outbox: a task the broker refused is kept and published once it is back, once."""
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 import time_machine
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
 from common import outbox
 from common.models import OutboxMessage
 from common.tasks import ping
+from common.tests.broker_stub import Broker, broker
+
+__all__ = ["broker"]  # a fixture, imported for pytest
 
 pytestmark = pytest.mark.django_db
-
-
-class Broker:
-    """Stands between `ping` and the (eager) broker: down or up, records what got through."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.down = False
-        self.published: list[tuple[list[Any], dict[str, Any]]] = []
-        monkeypatch.setattr(ping, "apply_async", self.apply_async)
-
-    def apply_async(self, args: tuple[Any, ...], kwargs: dict[str, Any], **options: Any) -> None:
-        if self.down:
-            raise OperationalError("[Errno 111] Connection refused")
-        self.published.append((list(args), {**kwargs, **options}))
-
-
-@pytest.fixture
-def broker(monkeypatch: pytest.MonkeyPatch) -> Broker:
-    return Broker(monkeypatch)
 
 
 def test_published_at_once_when_the_broker_is_up(broker: Broker) -> None:
