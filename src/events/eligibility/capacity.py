@@ -139,6 +139,16 @@ def queue_next_step(event: Event, standing: QueueStanding) -> NextStep | None:
     return NextStep.WAIT_FOR_OPEN_SPOT if standing.on_waitlist else NextStep.JOIN_WAITLIST
 
 
+def sold_out_refusal(event: Event, standing: QueueStanding) -> EventUserEligibility:
+    """Every tier exhausted: `sold_out`, the queue as the next step (gate and checkout)."""
+    return EventUserEligibility.refuse(
+        event.pk,
+        Reasons.SOLD_OUT,
+        queue_next_step(event, standing),
+        waitlist_position=standing.position,
+    )
+
+
 # -- the locked check (the caller holds the Event row lock) ------------------------------
 
 

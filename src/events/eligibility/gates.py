@@ -7,7 +7,7 @@ never query the database (AvailabilityGate's budget is zero queries).
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from events.eligibility.capacity import availability_refusal, queue_next_step
+from events.eligibility.capacity import availability_refusal, sold_out_refusal
 from events.eligibility.context import EligibilityContext
 from events.eligibility.enums import NextStep, Reasons
 from events.eligibility.types import EventUserEligibility
@@ -125,12 +125,7 @@ class TicketSalesGate:
         if not on_sale:
             return _refuse(ctx, Reasons.NO_TICKETS_ON_SALE)
         if all(tier.remaining == 0 for tier in on_sale):
-            return _refuse(
-                ctx,
-                Reasons.SOLD_OUT,
-                queue_next_step(ctx.event, ctx.standing),
-                waitlist_position=ctx.waitlist_position,
-            )
+            return sold_out_refusal(ctx.event, ctx.standing)
         return None
 
 

@@ -15,9 +15,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from common import metrics
-from events.eligibility.capacity import assert_capacity_locked, queue_next_step
-from events.eligibility.enums import Reasons
-from events.eligibility.types import EventUserEligibility
+from events.eligibility.capacity import assert_capacity_locked, sold_out_refusal
 from events.errors import EligibilityRefused
 from events.models import Event, TicketTier
 from events.selectors.waitlist import queue_standing
@@ -58,11 +56,6 @@ def _other_tier_available(event: Event, requested: list[TicketTier], now: dateti
 
 
 def _sold_out(event: Event, user_id: uuid.UUID, now: datetime) -> EligibilityRefused:
-    standing = queue_standing(event.pk, user_id, now)
-    step = queue_next_step(event, standing)
-    metrics.refused(Reasons.SOLD_OUT.code)
-    return EligibilityRefused(
-        EventUserEligibility.refuse(
-            event.pk, Reasons.SOLD_OUT, step, waitlist_position=standing.position
-        )
-    )
+    refusal = sold_out_refusal(event, queue_standing(event.pk, user_id, now))
+    metrics.refused(refusal.reason_code)
+    return EligibilityRefused(refusal)
