@@ -3,8 +3,8 @@
 from typing import Any
 
 from common.errors import Conflict, EncoreError
-from events.service.event_manager.enums import CAPACITY_REASON_CODES, NextStep, Reasons
-from events.service.event_manager.types import EventUserEligibility
+from events.eligibility.enums import CAPACITY_REASON_CODES, NextStep, Reasons
+from events.eligibility.types import EventUserEligibility
 
 
 class EligibilityRefused(EncoreError):

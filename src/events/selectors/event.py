@@ -27,6 +27,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from common.errors import NotFound, first_or_not_found
+from events.eligibility import capacity
 from events.models import Event, OrganizationStaff
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import (
@@ -35,7 +36,6 @@ from events.selectors.access import (
     is_authenticated,
     visible_events,
 )
-from events.service import capacity
 
 
 def held_seats_expression(now: datetime | None = None) -> Expression:

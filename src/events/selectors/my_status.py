@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from accounts.models import User
+from events.eligibility.context import EligibilityContext
+from events.eligibility.pipeline import EligibilityService
+from events.eligibility.types import EventUserEligibility
 from events.models import Event, EventWaitList, Ticket, WaitlistOffer
-from events.service.event_manager.context import EligibilityContext
-from events.service.event_manager.service import EligibilityService
-from events.service.event_manager.types import EventUserEligibility
 
 
 @dataclass(frozen=True)

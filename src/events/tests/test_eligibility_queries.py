@@ -6,11 +6,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from events.eligibility.context import load_context
+from events.eligibility.gates import AvailabilityGate, Intent, TicketSalesGate
+from events.eligibility.pipeline import EligibilityService
+from events.eligibility.types import EventUserEligibility
 from events.models import Event, OrganizationMember, Venue
-from events.service.event_manager.context import load_context
-from events.service.event_manager.gates import AvailabilityGate, Intent, TicketSalesGate
-from events.service.event_manager.service import EligibilityService
-from events.service.event_manager.types import EventUserEligibility
 from events.tests.attendance_builders import blacklist, invite, queue
 from events.tests.factories import (
     fill_with_rsvps,

@@ -5,11 +5,11 @@ from django.core.cache import cache
 
 from accounts.tests.factories import make_user
 from common.api import WriteThrottle
+from events.eligibility.pipeline import EligibilityService
+from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList
 from events.service.event_manager.manager import EventManager
-from events.service.event_manager.service import EligibilityService
-from events.service.event_manager.types import EventUserEligibility
 from events.tests.attendance_builders import attendee_count, invite, queue, yes_count
 from events.tests.factories import fill_with_rsvps, make_event
 

@@ -16,11 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
+from events.eligibility.context import load_context
+from events.eligibility.gates import AvailabilityGate, Intent
+from events.eligibility.pipeline import EligibilityService
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
 from events.service import waitlist_service
-from events.service.event_manager.context import load_context
-from events.service.event_manager.gates import AvailabilityGate, Intent
-from events.service.event_manager.service import EligibilityService
 from events.tests.factories import make_event
 
 pytestmark = pytest.mark.django_db

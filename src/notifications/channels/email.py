@@ -9,9 +9,9 @@ import smtplib
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
+from notifications import rendering
 from notifications.channels import PermanentDeliveryError, TransientDeliveryError
 from notifications.models import Notification
-from notifications.service import rendering
 
 
 def send(notification: Notification) -> None:

@@ -11,13 +11,14 @@ from typing import Any
 import requests
 from django.conf import settings
 
+from notifications import rendering
 from notifications.channels import (
     ChannelUnavailable,
     PermanentDeliveryError,
     TransientDeliveryError,
 )
 from notifications.models import Notification
-from notifications.service import preferences, rendering
+from notifications.preference_rows import get_preferences
 
 MAX_MESSAGE_LENGTH = 4096  # Bot API limit for `text`
 
@@ -72,7 +73,7 @@ def send(notification: Notification) -> None:
     client = client_from_settings()
     if client is None:
         raise ChannelUnavailable("Telegram is off: no TELEGRAM_BOT_TOKEN is configured.")
-    chat_id = preferences.get_preferences(notification.user).telegram_chat_id
+    chat_id = get_preferences(notification.user).telegram_chat_id
     if not chat_id:
         raise ChannelUnavailable("The user has no Telegram chat id.")
     text = rendering.render_telegram(

@@ -17,8 +17,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 
 from accounts.models import User
 from common.dispatch import call_after_commit
+from notifications import rendering
 from notifications.models import Notification
-from notifications.service import dispatch, rendering
+from notifications.service import dispatch
 from notifications.types import get_spec
 
 logger = logging.getLogger(__name__)

@@ -1,7 +1,8 @@
 """What each person wants to be told, and on which channels.
 
-The row is created on first read or send (`get_preferences`), so `accounts` never has
-to know this app exists. `resolve_channels` is the one rule the delivery code asks
+The row is created on first read or send (`get_preferences`, kept in the lower
+`notifications.preference_rows` so the Telegram channel can read the chat id without
+importing a service), so `accounts` never has to know this app exists. `resolve_channels` is the one rule the delivery code asks
 "where does this notification go?"; `update_preferences` is the only writer and refuses
 unknown channel or type names before anything is stored, so the rule never meets them
 from the API (the admin can still store anything, hence the defensive filtering).
@@ -16,22 +17,14 @@ from django.db import transaction
 from accounts.models import User
 from common.errors import InvalidInput
 from notifications.models import Channel, NotificationPreference, NotificationType
+from notifications.preference_rows import get_preferences
+
+__all__ = ["get_preferences", "resolve_channels", "update_preferences"]
 
 EDITABLE_FIELDS = ("silence_all", "enabled_channels", "type_settings", "telegram_chat_id")
 CHANNEL_NAMES = tuple(Channel.values)
 TYPE_NAMES = tuple(NotificationType.values)
 TELEGRAM_CHAT_ID_MAX_LENGTH = NotificationPreference._meta.get_field("telegram_chat_id").max_length
-
-
-def get_preferences(user: User) -> NotificationPreference:
-    """The caller's preferences, created with the defaults on first use.
-
-    Django's `get_or_create` is the race-safe helper: it inserts inside a savepoint and,
-    when a concurrent first read won the insert (unique `user`), catches the
-    IntegrityError and returns the winner's row instead of raising.
-    """
-    preference, _created = NotificationPreference.objects.get_or_create(user=user)
-    return preference
 
 
 def resolve_channels(preference: NotificationPreference, notification_type: str) -> list[str]:

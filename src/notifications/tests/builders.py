@@ -3,8 +3,8 @@
 from typing import Any
 
 from accounts.models import User
+from notifications import rendering
 from notifications.models import Notification, NotificationDelivery
-from notifications.service import rendering
 from notifications.service.notification import normalise_context
 from notifications.tests.contexts import context_for
 

@@ -8,8 +8,8 @@ import pytest
 from django.utils import translation
 
 from accounts.models import User
+from notifications import rendering
 from notifications.models import NotificationType
-from notifications.service import rendering
 from notifications.service.formatting import format_in_zone, humanize_time_remaining
 from notifications.service.notification import normalise_context
 from notifications.tests.contexts import context_for, offer_context

@@ -1,8 +1,10 @@
 """The locked capacity check of a ticket sale (seed 000: `assert_event_capacity`).
 
-Runs inside the transaction that holds the Event row lock, so the numbers it reads are
-the authoritative ones. It answers with the same refusal the eligibility gates give
-(`availability_refusal` for seats, `sold_out` for tiers), so a client sees one status and
+Only the ticket-specific part lives here: the event's seats are checked by the one
+capacity module (`events.eligibility.capacity.assert_capacity_locked`, as for RSVPs);
+what tickets add is the tiers' quantities. Runs inside the transaction that holds the
+Event row lock, so the numbers it reads are the authoritative ones, and it answers with
+the same refusal the gates give (`sold_out` for tiers), so a client sees one status and
 one `reason_code` for "no seat" whether the gate or the race decided (api.md).
 """
 
@@ -13,13 +15,10 @@ from datetime import datetime
 from django.utils import timezone
 
 from common import metrics
+from events.eligibility.capacity import assert_capacity_locked, sold_out_refusal
 from events.errors import EligibilityRefused
 from events.models import Event, TicketTier
 from events.selectors.waitlist import queue_standing
-from events.service.event_manager.capacity_guard import assert_capacity_locked
-from events.service.event_manager.enums import Reasons
-from events.service.event_manager.gates import queue_next_step
-from events.service.event_manager.types import EventUserEligibility
 
 
 def assert_event_capacity(
@@ -57,11 +56,6 @@ def _other_tier_available(event: Event, requested: list[TicketTier], now: dateti
 
 
 def _sold_out(event: Event, user_id: uuid.UUID, now: datetime) -> EligibilityRefused:
-    standing = queue_standing(event.pk, user_id, now)
-    step = queue_next_step(event, standing)
-    metrics.refused(Reasons.SOLD_OUT.code)
-    return EligibilityRefused(
-        EventUserEligibility.refuse(
-            event.pk, Reasons.SOLD_OUT, step, waitlist_position=standing.position
-        )
-    )
+    refusal = sold_out_refusal(event, queue_standing(event.pk, user_id, now))
+    metrics.refused(refusal.reason_code)
+    return EligibilityRefused(refusal)

@@ -26,6 +26,9 @@ from django.utils import timezone
 from accounts.models import User
 from common import metrics
 from common.errors import InvalidInput
+from events.eligibility.enums import Reasons
+from events.eligibility.pipeline import EligibilityService
+from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
 from events.service import event_notifications
@@ -35,9 +38,6 @@ from events.service.batch_ticket_service.tickets import (
     initial_status,
     write_tickets,
 )
-from events.service.event_manager.enums import Reasons
-from events.service.event_manager.service import EligibilityService
-from events.service.event_manager.types import EventUserEligibility
 from events.service.locks import adjust_attendee_count, lock_event, lock_tiers
 from events.ticket_errors import TicketLimitExceeded, TierNotOnSale, TierSoldOut, UnknownTier
 

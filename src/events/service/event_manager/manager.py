@@ -10,13 +10,13 @@ import uuid
 from django.db import transaction
 
 from common import metrics
+from events.eligibility import capacity
+from events.eligibility.enums import Reasons
+from events.eligibility.pipeline import EligibilityService
+from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
 from events.service import event_notifications, waitlist_service
-from events.service.event_manager import capacity_guard
-from events.service.event_manager.enums import Reasons
-from events.service.event_manager.service import EligibilityService
-from events.service.event_manager.types import EventUserEligibility
 from events.service.locks import adjust_attendee_count, lock_event
 
 YES = EventRSVP.Status.YES
@@ -90,7 +90,7 @@ class EventManager:
     # -- locked checks and bookkeeping ---------------------------------------------------
     def _assert_capacity(self, event: Event, seats: int = 1) -> None:
         """The authoritative check, under the Event lock: same rule and reasons as the gate."""
-        capacity_guard.assert_capacity_locked(event, self.user_id, seats)
+        capacity.assert_capacity_locked(event, self.user_id, seats)
 
     def _claim_active_offer(self, event: Event) -> None:
         """Claim the user's live offer (PENDING → CLAIMED), leave the queue, nudge (seed 000)."""

@@ -31,6 +31,7 @@ from django.db.models.functions import Coalesce, Upper
 from django.db.models.lookups import Exact
 
 from common.compiled_query import CompiledQuery, Param
+from events.eligibility.capacity import SeatState
 from events.models import (
     Blacklist,
     Event,
@@ -44,7 +45,6 @@ from events.models import (
 )
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import is_authenticated
-from events.service.capacity import SeatState
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,10 @@ Every template gets `context` (the stored context), `recipient_name` and `langua
 Plain-text templates (in-app, Telegram, the text part and subject of an e-mail) render
 on an engine without HTML autoescaping, so "Rock & Roll" stays "Rock & Roll" there; the
 HTML part of an e-mail renders on the project engine, escaped as usual.
+
+Pure (a stored notification in, words out), so it sits below both the services (which
+render the in-app row when it is stored) and the channels (which render at send time):
+the channels need nothing from `notifications.service`.
 """
 
 import re
@@ -22,7 +26,7 @@ from django.utils import translation
 from accounts.models import User
 from notifications.types import get_spec
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[1] / "templates"
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 TITLE_MAX_LENGTH = 255
 _BLANK_LINES = re.compile(r"\n{3,}")
 
