@@ -1,5 +1,5 @@
-"""Deleting a user without the service (the model's own delete), a deletion that failed half-
-way finished by a retry, and the lock order of a deletion (PostgreSQL).
+"""Deleting a user without the service (the model's own delete), a deletion that failed
+half-way finished by a retry, and the lock order of a deletion (PostgreSQL).
 
 Deleting a user frees every seat, offer and queue place they held, or is refused: the
 counters an organiser and the public see drop, the waitlist moves on (a processing pass

@@ -1,6 +1,6 @@
-"""Racing admin offers (PostgreSQL row locks): concurrent POSTs to /event-
-admin/{event_id}/waitlist-offers never overcommit the event nor leave two pending offers
-for one entry.
+"""Racing admin offers (PostgreSQL row locks): concurrent POSTs to
+/event-admin/{event_id}/waitlist-offers never overcommit the event nor leave two pending
+offers for one entry.
 """
 
 import threading
