@@ -1,10 +1,8 @@
 """event_updated and event_cancelled reach exactly the people attending the event, after the
-commit; and, with real transactions, a rolled-back change sends nothing.
-
-Observed through what the notifications app stores (`Notification` rows) and sends (the
-locmem e-mail outbox; Celery runs eagerly in tests). Every action runs inside
-`django_capture_on_commit_callbacks(execute=True)` (fixture `committed`), which plays the
-role of the commit. The class at the end uses real transactions.
+commit; and, with real transactions, a rolled-back change sends nothing. Observed through
+the stored `Notification` rows and the locmem outbox, every action inside the `committed`
+fixture (event_notifications_support), except the real transactions of the class at the
+end.
 """
 
 from collections import Counter

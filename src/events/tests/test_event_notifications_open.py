@@ -1,10 +1,7 @@
 """event_open reaches exactly the right people (the organisation's and the series' followers,
-never twice), after the commit, and only on the transitions that open an event.
-
-Observed through what the notifications app stores (`Notification` rows) and sends (the
-locmem e-mail outbox; Celery runs eagerly in tests). Every action runs inside
-`django_capture_on_commit_callbacks(execute=True)` (fixture `committed`), which plays the
-role of the commit.
+never twice), after the commit, and only on the transitions that open an event. Observed
+through the stored `Notification` rows and the locmem outbox, every action inside the
+`committed` fixture (event_notifications_support).
 """
 
 from collections import Counter

@@ -1,10 +1,7 @@
 """ticket_created, ticket_cancelled and rsvp_confirmation reach exactly the attendee
-concerned, after the commit, with the event's time in the organisation's zone.
-
-Observed through what the notifications app stores (`Notification` rows) and sends (the
-locmem e-mail outbox; Celery runs eagerly in tests). Every action runs inside
-`django_capture_on_commit_callbacks(execute=True)` (fixture `committed`), which plays the
-role of the commit.
+concerned, after the commit, with the event's time in the organisation's zone. Observed
+through the stored `Notification` rows and the locmem outbox, every action inside the
+`committed` fixture (event_notifications_support).
 """
 
 from collections import Counter

@@ -1,8 +1,5 @@
-"""Deleting users through the Django admin, one user and "delete selected".
-
-Deleting a user frees every seat, offer and queue place they held, or is refused: the
-counters an organiser and the public see drop, the waitlist moves on (a processing pass
-runs eagerly on commit and the next member gets an offer), the user's rows are gone.
+"""Deleting users through the Django admin, one user and "delete selected". The user's seats,
+offers and queue places are freed, the counters drop and the waitlist moves on.
 """
 
 from decimal import Decimal

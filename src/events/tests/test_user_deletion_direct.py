@@ -1,9 +1,6 @@
 """Deleting a user without the service (the model's own delete), a deletion that failed
-half-way finished by a retry, and the lock order of a deletion (PostgreSQL).
-
-Deleting a user frees every seat, offer and queue place they held, or is refused: the
-counters an organiser and the public see drop, the waitlist moves on (a processing pass
-runs eagerly on commit and the next member gets an offer), the user's rows are gone.
+half-way finished by a retry, and the lock order of a deletion (PostgreSQL). The user's
+seats, offers and queue places are freed, the counters drop and the waitlist moves on.
 """
 
 import pytest

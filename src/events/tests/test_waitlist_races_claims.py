@@ -1,10 +1,7 @@
 """The waitlist under contention, on PostgreSQL row locks (quality.md "Reliability"):
-concurrent processing passes create one batch, and claimers over RSVP and checkout
-(offer holders with reserved seats, cutoff offers, outsiders) never oversell.
-
-Racers are threads with their own connections released together (see
-`waitlist_races_support`); a lock wait that runs out is retried, anything else unexpected
-fails the test.
+concurrent processing passes create one batch, and claimers over RSVP and checkout (offer
+holders with reserved seats, cutoff offers, outsiders) never oversell. Racers run through
+the harness of waitlist_races_support.
 """
 
 import json

@@ -1,10 +1,6 @@
 """The waitlist under contention, on PostgreSQL row locks (quality.md "Reliability"): admin
 reactivations racing claims and each other neither deadlock nor oversell, and leave one
-pending offer per user.
-
-Racers are threads with their own connections released together (see
-`waitlist_races_support`); a lock wait that runs out is retried, anything else unexpected
-fails the test.
+pending offer per user. Racers run through the harness of waitlist_races_support.
 """
 
 import uuid

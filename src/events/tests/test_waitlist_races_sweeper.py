@@ -1,10 +1,7 @@
 """The waitlist under contention, on PostgreSQL row locks (quality.md "Reliability"): the
 sweeper racing claims on the same offers, and racing members leaving the queue, never
-deadlocks and leaves each offer claimed or expired.
-
-Racers are threads with their own connections released together (see
-`waitlist_races_support`); a lock wait that runs out is retried, anything else unexpected
-fails the test.
+deadlocks and leaves each offer claimed or expired. Racers run through the harness of
+waitlist_races_support.
 """
 
 import time

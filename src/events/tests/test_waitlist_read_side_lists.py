@@ -1,9 +1,6 @@
 """The advanced waitlist as readers see it (issue 4, read side): `seats_held` on the event
 list and detail, the caller's offers on `/me/waitlist`, and the admin queue with
-`current_offer`.
-
-Order and position everywhere are `selectors.waitlist`'s: members who let an offer lapse
-rank behind the others (seed-tables "Rotation"), and a live offer nulls the position.
+`current_offer`. Order and position are `selectors.waitlist`'s everywhere.
 """
 
 import pytest

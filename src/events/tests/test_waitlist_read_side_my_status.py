@@ -1,8 +1,6 @@
 """The advanced waitlist as readers see it (issue 4, read side): the caller's offer and
 standing on `GET /events/{id}/my-status`, and rotation giving the same order everywhere.
-
-Order and position everywhere are `selectors.waitlist`'s: members who let an offer lapse
-rank behind the others (seed-tables "Rotation"), and a live offer nulls the position.
+Order and position are `selectors.waitlist`'s everywhere.
 """
 
 from datetime import datetime, timedelta

@@ -2,9 +2,7 @@
 cancelling a ticket or changing an RSVP sends `events.process_waitlist_for_event` with the
 event's id after its commit. Payment-provider callbacks and online checkout abandonment
 are seams of the out-of-scope online payments; their offline counterparts are here.
-
-`dispatched` (src/events/tests/conftest.py) records those sends instead of running them,
-so these tests see the enqueue and nothing else (no processing pass runs).
+`dispatched` (conftest.py) records the sends instead of running them.
 """
 
 from datetime import timedelta

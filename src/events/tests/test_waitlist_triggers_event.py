@@ -2,10 +2,8 @@
 batch (more attendees or venue capacity, uncancelling or opening it, a new ticket tier)
 sends `events.process_waitlist_for_event` with the event's id after its commit; lowering
 the capacity or closing the event sends nothing. The settings-PATCH rows are tested with
-the waitlist settings themselves.
-
-`dispatched` (src/events/tests/conftest.py) records those sends instead of running them,
-so these tests see the enqueue and nothing else (no processing pass runs).
+the waitlist settings themselves. `dispatched` (conftest.py) records the sends instead of
+running them.
 """
 
 import pytest

@@ -1,9 +1,6 @@
 """seed-tables.md "Trigger sites", the queue and the offers: every path that moves the queue
 or ends an offer sends `events.process_waitlist_for_event` with the event's id after its
-commit.
-
-`dispatched` (src/events/tests/conftest.py) records those sends instead of running them,
-so these tests see the enqueue and nothing else (no processing pass runs).
+commit. `dispatched` (conftest.py) records the sends instead of running them.
 """
 
 import pytest
