@@ -181,7 +181,7 @@ def test_throttle_enabled_false_switches_the_log_in_limits_off(settings):
 
 
 def test_a_password_reset_lets_the_locked_out_owner_in_at_once():
-    from accounts.tests.test_auth_api import reset_code
+    from accounts.tests.test_auth_password_reset import reset_code
 
     make_user("locked@example.com")
     for _ in range(10):

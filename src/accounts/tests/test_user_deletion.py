@@ -1,7 +1,7 @@
 """The accounts side of deleting users: ask every app, then announce, then delete.
 
 accounts cannot see what users hold elsewhere (the events side has its own tests in
-`events/tests/test_user_deletion.py`); these tests stand in for such an app with
+`events/tests/test_user_deletion_*.py`); these tests stand in for such an app with
 receivers of their own and show the order of the steps, that a refusal anywhere stops
 everything before anything is released, and that the admin shows it as a message.
 """

@@ -6,7 +6,7 @@ post_delete) would take the same two row locks in the other order, and PostgreSQ
 would abort one side with a deadlock. Each path here holds an offer that is still
 PENDING though past its deadline (the sweep has not reached it), the case where the
 signal used to do the offer's write after the delete. (Registering locks that offer
-before the delete too; `test_waitlist_races.py` races all three paths against the sweep.)
+before the delete too; `test_waitlist_races_*.py` race all three paths against the sweep.)
 """
 
 from datetime import timedelta

@@ -40,3 +40,7 @@ def buy(event: Event, tier: TicketTier, user: User, count: int = 1) -> list[Tick
 
 def cart(*lines: tuple[TicketTier, int]) -> dict[str, Any]:
     return {"items": [{"tier_id": str(tier.pk), "count": count} for tier, count in lines]}
+
+
+def checkout(api: Any, user: Any, event: Event, body: Any) -> Any:
+    return api(user).post(f"/events/{event.pk}/checkout", body)

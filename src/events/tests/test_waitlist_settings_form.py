@@ -1,55 +1,24 @@
-"""GET/PATCH /event-admin/{event_id}/waitlist-settings, and the same close/trigger rule
-on the event PATCH (seed-tables.md "Closing by any path", "Trigger sites")."""
+"""GET/PATCH /event-admin/{event_id}/waitlist-settings: reading and updating the form, and
+the validation of its fields.
+"""
 
-import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
-from accounts.tests.factories import make_user
-from events.models import Event, EventSeries, EventWaitList, WaitlistOffer
+from events.models import Event, EventSeries
 from events.schema.waitlist import WaitlistSettingsSchema
-from events.service import waitlist_service
 from events.service.waitlist_settings_service import WAITLIST_SETTINGS_FIELDS
 from events.tests.event_admin_support import dispatched, snapshot
 from events.tests.factories import make_event, make_org
+from events.tests.waitlist_settings_support import Status, _active_event, _offer, _patch, _url
 
-__all__ = ["dispatched"]
-
-Status = WaitlistOffer.WaitlistOfferStatus
-Reason = WaitlistOffer.RevokedReason
-
-
-def _url(event: Event) -> str:
-    return f"/event-admin/{event.pk}/waitlist-settings"
-
-
-def _patch(api: Any, event: Event, body: dict[str, Any]) -> Any:
-    return api(event.organization.owner).patch(_url(event), body)
+__all__ = ["dispatched"]  # fixtures, imported for pytest
 
 
 def _settings(event: Event) -> dict[str, Any]:
     return dict(Event.objects.filter(pk=event.pk).values(*WAITLIST_SETTINGS_FIELDS).get())
-
-
-def _active_event(**fields: Any) -> Event:
-    fields = {
-        "max_attendees": 5,
-        "waitlist_open": True,
-        "waitlist_time_window": timedelta(hours=2),
-        **fields,
-    }
-    return make_event(make_org(), **fields)
-
-
-def _offer(event: Event, user: Any = None, **fields: Any) -> WaitlistOffer:
-    """A queue member with an offer in the given state (test setup, no capacity check)."""
-    user = user or make_user()
-    EventWaitList.objects.get_or_create(event=event, user=user)
-    fields.setdefault("expires_at", timezone.now() + timedelta(hours=1))
-    return WaitlistOffer.objects.create(event=event, user=user, batch_id=uuid.uuid4(), **fields)
 
 
 # -- the form ----------------------------------------------------------------------------------
@@ -244,163 +213,3 @@ class TestValidation:
         assert _patch(api, event, {"waitlist_time_window": "PT1H"}).status_code == 200
         assert _patch(api, event, {"waitlist_time_window": "P7D"}).status_code == 200
         assert _settings(event)["waitlist_time_window"] == timedelta(days=7)
-
-
-# -- closing ----------------------------------------------------------------------------------
-def _close_by_settings(api: Any, event: Event) -> Any:
-    return _patch(api, event, {"waitlist_open": False})
-
-
-def _close_by_event_patch(api: Any, event: Event) -> Any:
-    return api(event.organization.owner).patch(f"/event-admin/{event.pk}", {"waitlist_open": False})
-
-
-CLOSERS = [
-    pytest.param(_close_by_settings, id="settings-patch"),
-    pytest.param(_close_by_event_patch, id="event-patch"),
-]
-
-
-@pytest.mark.django_db
-class TestClosing:
-    @pytest.mark.parametrize("close", CLOSERS)
-    def test_closing_revokes_pending_offers_with_waitlist_closed(self, api, close) -> None:
-        event = _active_event()
-        live, lapsed = (
-            _offer(event),
-            _offer(event, expires_at=timezone.now() - timedelta(minutes=1)),
-        )
-        claimed = _offer(event, status=Status.CLAIMED)
-        expired = _offer(event, status=Status.EXPIRED)
-        other_event_offer = _offer(_active_event())
-        assert close(api, event).status_code == 200
-        for offer in (live, lapsed):
-            offer.refresh_from_db()
-            assert (offer.status, offer.revoked_reason) == (Status.REVOKED, Reason.WAITLIST_CLOSED)
-        for offer, status in (
-            (claimed, Status.CLAIMED),
-            (expired, Status.EXPIRED),
-            (other_event_offer, Status.PENDING),
-        ):
-            offer.refresh_from_db()
-            assert offer.status == status and offer.revoked_reason == ""
-        # The queue itself stays: closing stops new joins and offers, it evicts nobody.
-        assert EventWaitList.objects.filter(event=event).count() == 4
-
-    @pytest.mark.parametrize("close", CLOSERS)
-    def test_an_already_closed_waitlist_revokes_nothing(self, api, close) -> None:
-        event = _active_event(waitlist_open=False)
-        offer = _offer(event)  # e.g. left over from before a data fix: not ours to touch
-        assert close(api, event).status_code == 200
-        offer.refresh_from_db()
-        assert offer.status == Status.PENDING
-
-    @pytest.mark.parametrize("close", CLOSERS)
-    def test_closed_out_users_stay_eligible_once_the_queue_reopens(
-        self, api, close, django_capture_on_commit_callbacks
-    ) -> None:
-        event = _active_event(max_attendees=1)
-        member = make_user()
-        EventWaitList.objects.create(event=event, user=member)
-        assert waitlist_service.process_waitlist_for_event(event.pk).offers_created == 1
-        first = WaitlistOffer.objects.get(event=event, user=member)
-        assert close(api, event).status_code == 200
-        first.refresh_from_db()
-        assert first.revoked_reason == Reason.WAITLIST_CLOSED
-        assert waitlist_service.process_waitlist_for_event(event.pk).status == "disabled"
-        with django_capture_on_commit_callbacks(execute=True):  # the pass runs (eager Celery)
-            assert _patch(api, event, {"waitlist_open": True}).status_code == 200
-        again = WaitlistOffer.objects.get(event=event, user=member, status=Status.PENDING)
-        assert again.pk != first.pk
-
-
-# -- triggers ---------------------------------------------------------------------------------
-@pytest.mark.django_db
-class TestTriggers:
-    @pytest.mark.parametrize(
-        "change",
-        [
-            pytest.param(
-                ({"waitlist_open": True}, {"waitlist_time_window": "PT2H"}), id="active-mode-on"
-            ),
-            pytest.param(({"waitlist_open": False}, {"waitlist_open": True}), id="reopened"),
-            pytest.param(
-                ({"waitlist_time_window": timedelta(hours=2)}, {"waitlist_time_window": "PT5H"}),
-                id="window",
-            ),
-            pytest.param(({}, {"waitlist_batch_size": 4}), id="batch-size"),
-            pytest.param(
-                (
-                    {"waitlist_time_window": timedelta(hours=2)},
-                    {"waitlist_cutoff_date": "2000-01-01T00:00:00Z"},
-                ),
-                id="cutoff",
-            ),
-        ],
-    )
-    @pytest.mark.parametrize(
-        "path", ["/waitlist-settings", ""], ids=["settings-patch", "event-patch"]
-    )
-    def test_a_change_that_may_allow_a_batch_enqueues_one_pass(
-        self, api, dispatched, django_capture_on_commit_callbacks, change, path
-    ) -> None:
-        """`initial` is the event before; `body` the PATCH that changes it."""
-        initial, body = change
-        event = make_event(make_org(), max_attendees=5, **initial)
-        with django_capture_on_commit_callbacks(execute=True):
-            response = api(event.organization.owner).patch(f"/event-admin/{event.pk}{path}", body)
-        assert response.status_code == 200, response.content
-        assert dispatched.event_ids == [event.pk]
-
-    @pytest.mark.parametrize(
-        "body",
-        [
-            pytest.param({"waitlist_open": False}, id="closed"),
-            pytest.param({"waitlist_lottery_mode": True}, id="lottery"),
-            pytest.param(
-                {"waitlist_batch_size": 0, "waitlist_time_window": "PT2H"}, id="same-values"
-            ),
-        ],
-    )
-    @pytest.mark.parametrize(
-        "path", ["/waitlist-settings", ""], ids=["settings-patch", "event-patch"]
-    )
-    def test_other_changes_enqueue_nothing(
-        self, api, dispatched, django_capture_on_commit_callbacks, body, path
-    ) -> None:
-        event = _active_event()
-        with django_capture_on_commit_callbacks(execute=True):
-            response = api(event.organization.owner).patch(f"/event-admin/{event.pk}{path}", body)
-        assert response.status_code == 200, response.content
-        assert dispatched.event_ids == []
-
-    def test_nothing_is_enqueued_before_the_commit(
-        self, api, dispatched, django_capture_on_commit_callbacks
-    ) -> None:
-        event = make_event(make_org(), max_attendees=5)
-        with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            assert _patch(api, event, {"waitlist_batch_size": 2}).status_code == 200
-        assert dispatched.event_ids == []
-        for callback in callbacks:
-            callback()
-        assert dispatched.event_ids == [event.pk]
-
-    def test_turning_the_active_mode_on_offers_free_seats_at_once(
-        self, api, django_capture_on_commit_callbacks
-    ) -> None:
-        event = make_event(make_org(), max_attendees=2, waitlist_open=True)
-        members = [make_user() for _ in range(3)]
-        joined = timezone.now() - timedelta(hours=1)
-        for minute, member in enumerate(members):
-            entry = EventWaitList.objects.create(event=event, user=member)
-            EventWaitList.objects.filter(pk=entry.pk).update(
-                created_at=joined + timedelta(minutes=minute)
-            )
-        with django_capture_on_commit_callbacks(execute=True):
-            assert _patch(api, event, {"waitlist_time_window": "PT2H"}).status_code == 200
-        offered = set(
-            WaitlistOffer.objects.filter(event=event, status=Status.PENDING).values_list(
-                "user_id", flat=True
-            )
-        )
-        assert offered == {members[0].pk, members[1].pk}

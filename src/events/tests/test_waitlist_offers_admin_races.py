@@ -1,0 +1,80 @@
+"""Racing admin offers (PostgreSQL row locks): concurrent POSTs to
+/event-admin/{event_id}/waitlist-offers never overcommit the event nor leave two pending
+offers for one entry.
+"""
+
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from accounts.service.tokens import issue_token_pair
+from events.models import WaitlistOffer
+from events.tests.factories import fill_with_rsvps
+from events.tests.waitlist_offers_admin_support import Status, _entry, _event, _url
+
+
+# -- races (PostgreSQL row locks) -------------------------------------------------------------
+def _race_posts(token: str, path: str, bodies: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """POST every body from its own thread and connection, all released at once."""
+    barrier = threading.Barrier(len(bodies))
+    outcomes: list[tuple[int, str]] = []
+    guard = threading.Lock()
+
+    def attempt(body: dict[str, Any]) -> None:
+        client = Client(headers={"Authorization": f"Bearer {token}"})
+        try:
+            barrier.wait()
+            for _ in range(10):  # 503 busy is an answer the client is told to retry
+                response = client.post(path, body, content_type="application/json")
+                if response.status_code != 503:
+                    break
+                time.sleep(0.05)
+            outcome = (response.status_code, response.json().get("code", ""))
+        except Exception as exc:  # recorded, so a crash fails the assertions
+            outcome = (0, repr(exc))
+        finally:
+            connection.close()
+        with guard:
+            outcomes.append(outcome)
+
+    threads = [threading.Thread(target=attempt, args=(body,)) for body in bodies]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    return outcomes
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_admin_offers_never_overcommit() -> None:
+    event = _event(max_attendees=5)
+    fill_with_rsvps(event, 2)  # three seats free
+    entries = [_entry(event) for _ in range(8)]
+    token = issue_token_pair(event.organization.owner).access
+    bodies = [{"waitlist_entry_id": str(entry.pk)} for entry in entries]
+
+    outcomes = _race_posts(token, f"/api{_url(event)}", bodies)
+
+    assert Counter(outcomes) == {(201, ""): 3, (409, "capacity"): 5}, outcomes
+    held = WaitlistOffer.objects.filter(event=event, status=Status.PENDING)
+    assert held.count() == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_offers_for_one_entry_leave_one_pending_offer() -> None:
+    event = _event()
+    entry = _entry(event)
+    token = issue_token_pair(event.organization.owner).access
+
+    outcomes = _race_posts(token, f"/api{_url(event)}", [{"waitlist_entry_id": str(entry.pk)}] * 5)
+
+    assert Counter(outcomes) == {(201, ""): 1, (409, "pending_offer_exists"): 4}, outcomes
+    assert WaitlistOffer.objects.filter(event=event, user=entry.user).count() == 1
