@@ -31,7 +31,7 @@ from accounts.tests.factories import make_user
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
 from events.models import Event, EventRSVP, EventWaitList, Ticket, WaitlistOffer
-from events.service import waitlist_queue_service, waitlist_service
+from events.service import waitlist_service
 from events.service.event_manager.manager import EventManager
 from events.tests.factories import fill_with_rsvps, fill_with_tickets, make_event
 from events.tests.ticket_helpers import assert_counters_true, free_tier
@@ -430,7 +430,7 @@ def test_sweeper_racing_departures_never_deadlocks(round_, dispatched):
 
     calls: list[Callable[[], Any]] = [waitlist_service.expire_waitlist_offers]
     calls += [partial(waitlist_service.leave_waitlist, m, event) for m in members[:10]]
-    calls += [partial(waitlist_queue_service.remove_entry, entries[m.pk]) for m in members[10:20]]
+    calls += [partial(waitlist_service.remove_entry, entries[m.pk]) for m in members[10:20]]
     calls += [partial(_rsvp_yes, m, event.pk) for m in members[20:]]
     outcomes = race(calls)
 
