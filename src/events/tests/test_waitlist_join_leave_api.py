@@ -272,7 +272,8 @@ class TestLeave:
         event = full_event()
         queue(event, user)
         monkeypatch.setattr(
-            "events.service.waitlist_service._expire_held_offer", lambda event, user: True
+            "events.service.waitlist_service.membership._expire_held_offer",
+            lambda event, user: True,
         )
 
         with django_capture_on_commit_callbacks(execute=True):

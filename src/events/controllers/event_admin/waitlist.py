@@ -22,7 +22,7 @@ from events.controllers.event_admin.event_admin_base import (
 from events.models import EventWaitList, StaffPermission
 from events.schema.waitlist_queue import WaitlistQueueEntrySchema
 from events.selectors import event_admin as admin_selectors
-from events.service import waitlist_queue_service
+from events.service import waitlist_service
 
 PERMISSION = StaffPermission.INVITE_TO_EVENT
 
@@ -43,7 +43,7 @@ class EventAdminWaitlistController(EventAdminController):
     @throttle(WriteThrottle)
     def remove_entry(self, event_id: uuid.UUID, entry_id: uuid.UUID) -> tuple[int, None]:
         event = self._event(event_id, PERMISSION)
-        waitlist_queue_service.remove_entry(admin_selectors.get_waitlist_entry(event, entry_id))
+        waitlist_service.remove_entry(admin_selectors.get_waitlist_entry(event, entry_id))
         return 204, None
 
 

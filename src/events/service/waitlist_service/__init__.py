@@ -1,0 +1,75 @@
+"""The waitlist of seed 000: the queue, batched time-limited offers, and their lifecycle.
+
+Every writer here locks the Event row first (domain.md lock order), then the offer rows;
+side effects (processing passes, notifications) leave on commit. One module per concept
+(docs/architecture/waitlist.md, "Where things live"); this package re-exports the names
+callers use, so `waitlist_service.process_waitlist_for_event` keeps its seed path:
+
+- `triggering`: `enqueue_waitlist_processing(event_id)`, called by every path that may
+  free a seat, and the offer and expiry notifications, all sent after commit.
+- `useful_offers`: the one rule of when an offer is of use (`offers_are_useful`, and the
+  same as a filter), and its deadlines.
+- `processing` (+ `offer_batches`): `process_waitlist_for_event(event_id)`, the single
+  place batches are created.
+- `admin_offers`: `create_admin_offer`, `reactivate_admin_offer`, `revoke_offer`
+  (organiser overrides), `revoke_pending_offers(event, reason)` (closing the waitlist,
+  cancelling the event).
+- `claims`: `claim_offer_for_registration(event, user_id)`, the claim hook of RSVPs and
+  tickets.
+- `sweeps`: `expire_waitlist_offers()` / `nudge_open_waitlists()`, the hourly jobs.
+- `membership`: `join_waitlist` / `leave_waitlist` (the user's own door to the queue),
+  `remove_entry` (staff), `revoke_offer_of_removed_entry` (an entry going away).
+
+Submodules import each other directly, never through this package.
+"""
+
+from events.service.waitlist_service.admin_offers import (
+    create_admin_offer,
+    reactivate_admin_offer,
+    revoke_offer,
+    revoke_pending_offers,
+)
+from events.service.waitlist_service.claims import claim_offer_for_registration
+from events.service.waitlist_service.membership import (
+    WaitlistJoin,
+    join_waitlist,
+    leave_waitlist,
+    remove_entry,
+    revoke_offer_of_removed_entry,
+)
+from events.service.waitlist_service.processing import (
+    WaitlistProcessingResult,
+    process_waitlist_for_event,
+)
+from events.service.waitlist_service.sweeps import (
+    ExpirySweep,
+    expire_waitlist_offers,
+    nudge_open_waitlists,
+)
+from events.service.waitlist_service.triggering import enqueue_waitlist_processing
+from events.service.waitlist_service.useful_offers import offers_are_useful
+
+# The errors its services raise, which callers have caught as `waitlist_service.X`.
+from events.waitlist_errors import NotOnWaitlist, PendingOfferExists
+
+__all__ = [
+    "ExpirySweep",
+    "NotOnWaitlist",
+    "PendingOfferExists",
+    "WaitlistJoin",
+    "WaitlistProcessingResult",
+    "claim_offer_for_registration",
+    "create_admin_offer",
+    "enqueue_waitlist_processing",
+    "expire_waitlist_offers",
+    "join_waitlist",
+    "leave_waitlist",
+    "nudge_open_waitlists",
+    "offers_are_useful",
+    "process_waitlist_for_event",
+    "reactivate_admin_offer",
+    "remove_entry",
+    "revoke_offer",
+    "revoke_offer_of_removed_entry",
+    "revoke_pending_offers",
+]

@@ -1,0 +1,138 @@
+"""Who is in an event's queue: joining it, leaving it, staff removing a member.
+
+Every path that removes a queue entry writes the member's PENDING offer first (a leave
+expires it, a staff removal revokes it), lapsed ones included, then deletes the entry:
+offer rows before the queue row, in the hourly sweep's order, so the two never deadlock,
+and the entry's `post_delete` signal (`revoke_offer_of_removed_entry`) then finds nothing
+left to do. Each locks the Event row first (domain.md lock order).
+"""
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from events.errors import EligibilityRefused
+from events.models import Event, EventWaitList, WaitlistOffer
+from events.selectors import waitlist as waitlist_selectors
+from events.service.event_manager.enums import CAPACITY_REASON_CODES
+from events.service.event_manager.service import EligibilityService
+from events.service.locks import lock_event
+from events.service.waitlist_service.triggering import enqueue_waitlist_processing
+from events.waitlist_errors import AlreadyAttending, CapacityAvailable, WaitlistClosed
+
+logger = logging.getLogger("encore.waitlist")
+
+Status = WaitlistOffer.WaitlistOfferStatus
+
+
+@dataclass(frozen=True)
+class WaitlistJoin:
+    event_id: uuid.UUID
+    position: int | None
+    joined_at: datetime
+    created: bool
+
+
+def join_waitlist(user: User, event: Event) -> WaitlistJoin:
+    """Queue the user, checked in api.md's order; `created=False` when already queued.
+
+    waitlist not open → `waitlist_closed`; already attending (YES RSVP or a live ticket)
+    → `already_attending`; already queued → the existing entry; could register now →
+    `capacity_available`; refused by a gate other than capacity → that refusal. Only a
+    capacity refusal (full, reserved, sold out) lets the user in the queue. A new entry
+    enqueues a processing pass: a seat may have freed between page load and click.
+    """
+    if not event.waitlist_open:
+        raise WaitlistClosed()
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        if not event.waitlist_open:
+            raise WaitlistClosed()
+        service = EligibilityService(user, event)
+        ctx = service.context
+        if ctx.holds_seat or ctx.active_ticket_count > 0:
+            raise AlreadyAttending()
+        existing = EventWaitList.objects.filter(event=event, user=user).first()
+        if existing is not None:
+            return WaitlistJoin(event.pk, ctx.waitlist_position, existing.created_at, False)
+        eligibility = service.check_eligibility(seats=1)
+        if eligibility.allowed:
+            raise CapacityAvailable()
+        if eligibility.reason_code not in CAPACITY_REASON_CODES:
+            raise EligibilityRefused(eligibility)
+        entry = EventWaitList.objects.create(event=event, user=user)
+        enqueue_waitlist_processing(event.pk)
+        position = waitlist_selectors.queue_position(event.pk, user.pk, timezone.now())
+    logger.info("waitlist joined", extra={"event_id": str(event.pk), "user_id": str(user.pk)})
+    return WaitlistJoin(event.pk, position, entry.created_at, True)
+
+
+def leave_waitlist(user: User, event: Event) -> None:
+    """Leave the queue; a no-op when not on it, and allowed whatever the waitlist's state.
+
+    A held offer is expired first and its seat handed on by a processing pass.
+    """
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        released_offer = _expire_held_offer(event, user)
+        deleted, _ = EventWaitList.objects.filter(event=event, user=user).delete()
+        if released_offer:
+            enqueue_waitlist_processing(event.pk)
+    if deleted:
+        logger.info("waitlist left", extra={"event_id": str(event.pk), "user_id": str(user.pk)})
+
+
+def _expire_held_offer(event: Event, user: User) -> bool:
+    """Expire the user's PENDING offer before the entry goes; True when one was.
+
+    Expiring (not revoking) first makes the entry's post_delete revoke a no-op, and the
+    user leaves no soft-skip behind (seed 000, "Leaving the waitlist"). A lapsed offer
+    the sweep has not reached yet is expired too: offer rows are written before the
+    queue row, in the sweeper's order, so the two never deadlock.
+    """
+    now = timezone.now()
+    released = WaitlistOffer.objects.filter(event=event, user=user, status=Status.PENDING).update(
+        status=Status.EXPIRED, updated_at=now
+    )
+    return released > 0
+
+
+def remove_entry(entry: EventWaitList) -> None:
+    """Staff delete one queue entry of its event (idempotent: a vanished row is fine).
+
+    The member's pending offer is revoked (`entry_deleted`, its seat handed on) before
+    the entry is deleted.
+    """
+    with transaction.atomic():
+        lock_event(entry.event_id)
+        revoke_offer_of_removed_entry(entry.event_id, entry.user_id)
+        EventWaitList.objects.filter(pk=entry.pk, event_id=entry.event_id).delete()
+    logger.info(
+        "waitlist entry removed by staff",
+        extra={"event_id": str(entry.event_id), "entry_id": str(entry.pk)},
+    )
+
+
+def revoke_offer_of_removed_entry(event_id: uuid.UUID, user_id: uuid.UUID) -> int:
+    """A queue entry going away takes its PENDING offer along (`entry_deleted`).
+
+    The post_delete signal of `EventWaitList` calls it for every delete; services that
+    remove entries call it first, so offer rows are written before the queue row (the
+    sweeper's order: the two never deadlock) and the signal then finds nothing to do.
+    A released seat goes to the next batch.
+    """
+    revoked = WaitlistOffer.objects.filter(
+        event_id=event_id, user_id=user_id, status=Status.PENDING
+    ).update(
+        status=Status.REVOKED,
+        revoked_reason=WaitlistOffer.RevokedReason.ENTRY_DELETED,
+        updated_at=timezone.now(),
+    )
+    if revoked:
+        enqueue_waitlist_processing(event_id)
+    return revoked

@@ -1,0 +1,40 @@
+"""What the waitlist sends out of a transaction: processing passes and its notifications.
+
+Every task leaves through `common.dispatch` by its pinned name, after commit (at once
+outside a transaction), so a rolled-back change sends nothing; a task the broker refuses
+is kept in the outbox and published by the every-minute flush. None of them undoes the
+work that asked for it.
+"""
+
+import uuid
+from datetime import datetime
+
+from common import dispatch
+
+
+def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
+    """Schedule one processing pass once the surrounding transaction commits.
+
+    Safe to call several times and from any path: the processor is idempotent under the
+    Event lock, so a pass published twice (the outbox is at least once) is harmless.
+    Outside a transaction it dispatches at once, which the hourly jobs rely on. A pass
+    the broker refuses (it is down) is kept in the outbox and published by the
+    every-minute flush once the broker is back, so the freed seat is offered within about
+    a minute of the broker's return, not at the next hourly nudge (`common.dispatch`).
+    """
+    dispatch.after_commit("events.process_waitlist_for_event", str(event_id))
+
+
+def notify_offers_on_commit(offer_ids: list[uuid.UUID]) -> None:
+    """One notification task per offer, after commit (never for a rolled-back batch); a
+    refused one is kept in the outbox, and none undoes a batch."""
+    for offer_id in offer_ids:
+        dispatch.after_commit("events.send_waitlist_offer_notification", str(offer_id))
+
+
+def notify_expired_on_commit(event_ids: list[uuid.UUID], stamp: datetime) -> None:
+    """One task per event of a sweep: it tells the users whose offer lapsed at `stamp`."""
+    for event_id in event_ids:
+        dispatch.after_commit(
+            "events.send_offer_expired_notifications", str(event_id), stamp.isoformat()
+        )
