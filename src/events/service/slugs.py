@@ -26,9 +26,9 @@ SUFFIX_LENGTH = 1 + 2 * SUFFIX_HEX_BYTES
 
 
 def _column_length(model: type[models.Model], name: str) -> int:
-    length = model._meta.get_field(name).max_length
-    assert isinstance(length, int)
-    return length
+    column = model._meta.get_field(name)
+    assert isinstance(column, models.Field) and isinstance(column.max_length, int)
+    return column.max_length
 
 
 #: The longest base of an event or occurrence slug: room for the date and the suffix.
