@@ -98,6 +98,10 @@ class RecurrenceRule(TimeStampedModel):
         return {name: getattr(self, name) for name in SCHEDULE_FIELDS}
 
     def clean(self) -> None:
+        """Normalise, then validate: creating a rule and editing one (the service's two
+        paths) both end here, so [3, 0, 3] is checked and compared as [0, 3]."""
+        if isinstance(self.weekdays, list) and all(isinstance(day, int) for day in self.weekdays):
+            self.weekdays = sorted(set(self.weekdays))
         validate_recurrence_rule(self.schedule())
 
     def save(self, *args: Any, **kwargs: Any) -> None:

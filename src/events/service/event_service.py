@@ -12,18 +12,14 @@ when the waitlist closes or the event is cancelled. The `event_open`, `event_upd
 """
 
 import logging
-import secrets
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 
 from common.errors import Conflict, InvalidInput
-from common.timezones import get_zone
 from events.errors import HasAttendees, InvalidTransition
 from events.models import (
     Event,
@@ -31,12 +27,12 @@ from events.models import (
     Organization,
     StaffPermission,
     Ticket,
-    Venue,
     WaitlistOffer,
 )
-from events.models.event import DEFAULT_CHECK_IN_LEAD, default_visibility_settings
 from events.service import (
+    event_fields,
     event_notifications,
+    slugs,
     ticket_tier_service,
     waitlist_service,
     waitlist_settings_service,
@@ -45,33 +41,6 @@ from events.service.locks import lock_event
 
 logger = logging.getLogger("encore.events")
 
-#: Fields an organiser sets on create and PATCH. `venue_id` is resolved within the
-#: organisation; status has its own route, and the series fields belong to the series.
-EDITABLE_FIELDS = frozenset(
-    {
-        "name",
-        "slug",
-        "description",
-        "visibility",
-        "event_type",
-        "start",
-        "end",
-        "timezone",
-        "rsvp_before",
-        "check_in_starts_at",
-        "check_in_ends_at",
-        "max_tickets_per_user",
-        "requires_ticket",
-        "max_attendees",
-        "venue_id",
-        "visibility_settings",
-        "waitlist_open",
-        "waitlist_time_window",
-        "waitlist_batch_size",
-        "waitlist_cutoff_date",
-        "waitlist_lottery_mode",
-    }
-)
 #: A new event starts as a draft unless the organiser publishes it at once.
 CREATE_STATUSES = frozenset({Event.Status.DRAFT, Event.Status.OPEN})
 #: domain.md "Status changes".
@@ -81,10 +50,8 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     Event.Status.CLOSED: frozenset({Event.Status.OPEN, Event.Status.CANCELLED}),
     Event.Status.CANCELLED: frozenset({Event.Status.DRAFT, Event.Status.OPEN}),
 }
-#: Waitlist settings whose change may allow a batch at once (seed-tables.md trigger sites).
 #: Changes that attendees hear about (`event_updated`).
 NOTIFIED_FIELDS = ("start", "end", "venue_id")
-SLUG_BASE_MAX = 190  # leaves room for "-YYYY-MM-DD-xxxxxx" in the 220-character column
 SLUG_INSERT_ATTEMPTS = 3
 
 
@@ -101,9 +68,9 @@ def create_event(organization: Organization, data: Mapping[str, Any]) -> Event:
     status = fields.pop("status", None) or Event.Status.DRAFT
     if status not in CREATE_STATUSES:
         raise InvalidInput({"status": ["A new event is either 'draft' or 'open'."]})
-    _refuse_unknown_fields(fields)
+    event_fields.refuse_unknown_fields(fields)
     event = Event(organization=organization, status=status)
-    _apply_fields(event, fields)
+    event_fields.apply_fields(event, fields)
     event.apply_defaults()
     explicit_slug = bool(event.slug)
     if not explicit_slug:
@@ -135,37 +102,25 @@ def _insert_with_free_slug(event: Event, *, retry: bool) -> None:
                 raise Conflict(
                     "An event with this slug was just created.", code="event_exists"
                 ) from exc
-            event.slug = _suffixed(_dated_slug(event))
+            event.slug = slugs.suffixed(_dated_slug(event))
 
 
 def _free_slug(event: Event) -> str:
     """`<name>`, else `<name>-YYYY-MM-DD` (start date in the event's timezone), else a suffix."""
-    base = slugify(event.name)[:SLUG_BASE_MAX].strip("-") or "event"
+    base = slugs.slug_base(event.name, "event")
     taken = set(
         Event.objects.filter(organization_id=event.organization_id, slug__startswith=base)
         .exclude(pk=event.pk)
         .values_list("slug", flat=True)
     )
-    if base not in taken:
-        return base
-    dated = _dated_slug(event, base)
-    if dated not in taken:
-        return dated
-    candidate = _suffixed(dated)
-    while candidate in taken:  # pragma: no cover - 16^6 possibilities
-        candidate = _suffixed(dated)
-    return candidate
+    return slugs.free_slug(base, _dated_slug(event, base), taken=taken)
 
 
 def _dated_slug(event: Event, base: str | None = None) -> str:
-    base = base or slugify(event.name)[:SLUG_BASE_MAX].strip("-") or "event"
     start: datetime = event.start
-    local_day = start.astimezone(get_zone(event.timezone or "UTC")).date()
-    return f"{base}-{local_day.isoformat()}"
-
-
-def _suffixed(slug: str) -> str:
-    return f"{slug}-{secrets.token_hex(3)}"
+    return slugs.dated_slug(
+        base or slugs.slug_base(event.name, "event"), start, event.timezone or "UTC"
+    )
 
 
 # -- update ----------------------------------------------------------------------------
@@ -178,17 +133,19 @@ def update_event(event: Event, data: Mapping[str, Any]) -> Event:
     the waitlist off revokes pending offers.
     """
     fields = dict(data)
-    _refuse_unknown_fields(fields)
+    event_fields.refuse_unknown_fields(fields)
     with transaction.atomic():
         locked = lock_event(event.pk)
-        before = _snapshot(locked)
+        before = event_fields.snapshot(locked)
         old_capacity = locked.effective_capacity
         was_waitlist_open = locked.waitlist_open
-        _apply_update(locked, fields)
+        event_fields.apply_update(locked, fields)
         locked.full_clean()
         if locked.requires_ticket != before["requires_ticket"]:
             switch_registration_mode(locked)
-        changed = [name for name, value in _snapshot(locked).items() if before[name] != value]
+        changed = [
+            name for name, value in event_fields.snapshot(locked).items() if before[name] != value
+        ]
         if not changed:
             return locked
         locked.save_organiser_edit(changed)
@@ -196,28 +153,6 @@ def update_event(event: Event, data: Mapping[str, Any]) -> Event:
             locked, changed, old_capacity=old_capacity, was_waitlist_open=was_waitlist_open
         )
     return locked
-
-
-def _apply_update(event: Event, fields: dict[str, Any]) -> None:
-    """Set the sent fields; derived values follow a moved start unless they were sent.
-
-    The end keeps the event's length, and a check-in window that still had its
-    defaults (start − 1 h .. end) is derived again from the new times.
-    """
-    old_start, old_end = event.start, event.end
-    check_in_was_default = (
-        event.check_in_starts_at == old_start - DEFAULT_CHECK_IN_LEAD,
-        event.check_in_ends_at == old_end,
-    )
-    _apply_fields(event, fields)
-    new_start = event.start
-    if "end" not in fields and isinstance(new_start, datetime) and new_start != old_start:
-        event.end = old_end + (new_start - old_start)
-    if "check_in_starts_at" not in fields and check_in_was_default[0]:
-        event.check_in_starts_at = None
-    if "check_in_ends_at" not in fields and check_in_was_default[1]:
-        event.check_in_ends_at = None
-    event.apply_defaults()
 
 
 def _after_update(
@@ -228,7 +163,7 @@ def _after_update(
     settings_allow_batch = waitlist_settings_service.may_allow_a_batch(
         event, was_open=was_waitlist_open, changed=changed
     )
-    if _capacity_grew(old_capacity, event.effective_capacity) or settings_allow_batch:
+    if capacity_grew(old_capacity, event.effective_capacity) or settings_allow_batch:
         waitlist_service.enqueue_waitlist_processing(event.pk)
     if was_waitlist_open and not event.waitlist_open:
         _revoke_pending_offers_on_waitlist_close(event)
@@ -260,19 +195,12 @@ def _has_registrations(event: Event) -> bool:
     )
 
 
-def _capacity_grew(old: int, new: int) -> bool:
-    """0 means unlimited, the largest capacity of all."""
+def capacity_grew(old: int, new: int) -> bool:
+    """0 means unlimited, the largest capacity of all. The event PATCH and a template
+    edit pushed onto an occurrence both enqueue waitlist processing on it."""
     if old == 0:
         return False
     return new == 0 or new > old
-
-
-def _snapshot(event: Event) -> dict[str, Any]:
-    """The stored values an edit may change (attnames, so venue compares by id)."""
-    return {name: getattr(event, name) for name in EDITABLE_FIELDS | _DERIVED_FIELDS}
-
-
-_DERIVED_FIELDS = frozenset({"end", "timezone", "check_in_starts_at", "check_in_ends_at"})
 
 
 # -- delete ----------------------------------------------------------------------------
@@ -334,51 +262,6 @@ def _after_status_change(event: Event, old_status: str) -> None:
         _notify_event_cancelled(event_id)
     elif event.status == Event.Status.OPEN:
         _notify_event_opened(event_id)
-
-
-# -- shared helpers --------------------------------------------------------------------
-def _refuse_unknown_fields(fields: Mapping[str, Any]) -> None:
-    unknown = sorted(set(fields) - EDITABLE_FIELDS)
-    if unknown:
-        raise InvalidInput({name: ["This field cannot be set here."] for name in unknown})
-
-
-def _apply_fields(event: Event, fields: Mapping[str, Any]) -> None:
-    for name, value in fields.items():
-        if name == "venue_id":
-            event.venue = venue_of(event.organization, value)
-        elif name == "visibility_settings":
-            event.visibility_settings = merged_visibility_settings(event, value)
-        elif name == "name" and isinstance(value, str):
-            event.name = value.strip()  # a blank name is then refused by full_clean
-        else:
-            setattr(event, name, value)
-
-
-def merged_visibility_settings(event: Event, sent: Any) -> dict[str, bool]:
-    """Only the keys sent change; unknown keys or non-boolean values are refused (400).
-    The event PATCH and template edits pushed to occurrences both merge this way."""
-    defaults = default_visibility_settings()
-    if not isinstance(sent, Mapping) or any(
-        key not in defaults or not isinstance(value, bool) for key, value in sent.items()
-    ):
-        raise ValidationError(
-            {"visibility_settings": [f"Expected booleans for {sorted(defaults)} only."]}
-        )
-    return {**defaults, **(event.visibility_settings or {}), **sent}
-
-
-def venue_of(
-    organization: Organization, venue_id: uuid.UUID | None, *, field: str = "venue_id"
-) -> Venue | None:
-    """The organisation's venue; another organisation's id is as unknown as a random one
-    (400 on `field`, the name the caller's body uses)."""
-    if venue_id is None:
-        return None
-    venue = Venue.objects.filter(pk=venue_id, organization=organization).first()
-    if venue is None:
-        raise InvalidInput({field: ["No venue with this id in this organisation."]})
-    return venue
 
 
 # -- seams for later issues and the notifications ---------------------------------------

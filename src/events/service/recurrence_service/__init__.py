@@ -1,0 +1,88 @@
+"""Recurring event series (seed 004): generation and series administration.
+
+One module per concept; this package re-exports the names its callers use, so
+`from events.service import recurrence_service; recurrence_service.generate_series_events`
+(seed 004's entry point) keeps working. Inside the package, modules import each other
+directly, never through this file.
+
+| module | concept |
+|---|---|
+| `generation` | the rolling window and the one pass that materialises occurrences |
+| `occurrences` | one occurrence: the clone of the template, its slug, exdates |
+| `cadence` | editing the recurrence rule and the window (resets the cursor) |
+| `drift` | occurrences off the current cadence, and cancelling them |
+| `cancellation` | cancelling one occurrence for good (an exdate) |
+| `propagation` | template edits pushed onto future occurrences |
+| `lifecycle` | creating, pausing, resuming and deleting a series |
+| `series_parts` | the rule and the template every operation needs |
+
+Every administration function locks the series row first, then Event rows (pk order),
+per domain.md.
+"""
+
+from events.series_errors import NotAnOccurrence, NotARecurringSeries
+from events.service.recurrence_service.cadence import check_rule_fields, update_series_recurrence
+from events.service.recurrence_service.cancellation import CancelledOccurrence, cancel_occurrence
+from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
+from events.service.recurrence_service.generation import (
+    GenerationWindow,
+    generatable_series_ids,
+    generate_for_series_id,
+    generate_series_events,
+    generation_window,
+    materialize_occurrence,
+    materialize_occurrences,
+)
+from events.service.recurrence_service.lifecycle import (
+    create_recurring_event_series,
+    delete_series,
+    pause_series,
+    resume_series,
+)
+from events.service.recurrence_service.occurrences import (
+    Occurrence,
+    duplicate_event,
+    exdate_instants,
+    exdate_key,
+    occurrence_slugs,
+)
+from events.service.recurrence_service.propagation import (
+    PROPAGATABLE_FIELDS,
+    PROPAGATION_SCOPES,
+    TemplateUpdate,
+    update_template,
+)
+from events.service.recurrence_service.series_parts import rule_of, template_of
+
+__all__ = [
+    "PROPAGATABLE_FIELDS",
+    "PROPAGATION_SCOPES",
+    "CancelledOccurrence",
+    "GenerationWindow",
+    "NotARecurringSeries",
+    "NotAnOccurrence",
+    "Occurrence",
+    "TemplateUpdate",
+    "cancel_occurrence",
+    "cancel_stale_occurrences",
+    "check_rule_fields",
+    "create_recurring_event_series",
+    "delete_series",
+    "detect_cadence_drift",
+    "duplicate_event",
+    "exdate_instants",
+    "exdate_key",
+    "generatable_series_ids",
+    "generate_for_series_id",
+    "generate_series_events",
+    "generation_window",
+    "materialize_occurrence",
+    "materialize_occurrences",
+    "occurrence_slugs",
+    "pause_series",
+    "resume_series",
+    "rule_of",
+    "template_of",
+    "update_series_recurrence",
+    "update_template",
+]
