@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import make_user
 from events.models import EventRSVP, EventWaitList, WaitlistOffer
-from events.service import waitlist_queue_service, waitlist_service
+from events.service import waitlist_service
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_races_support import (
     Status,
@@ -99,7 +99,7 @@ def test_sweeper_racing_departures_never_deadlocks(round_, dispatched):
 
     calls: list[Callable[[], Any]] = [waitlist_service.expire_waitlist_offers]
     calls += [partial(waitlist_service.leave_waitlist, m, event) for m in members[:10]]
-    calls += [partial(waitlist_queue_service.remove_entry, entries[m.pk]) for m in members[10:20]]
+    calls += [partial(waitlist_service.remove_entry, entries[m.pk]) for m in members[10:20]]
     calls += [partial(_rsvp_yes, m, event.pk) for m in members[20:]]
     outcomes = race(calls)
 
