@@ -30,6 +30,7 @@ lint: install
 	echo "ruff check ."; $(PY) -m ruff check . || status=1; \
 	echo "ruff format --check ."; $(PY) -m ruff format --check . || status=1; \
 	echo "mypy src bench"; $(PY) -m mypy src bench || status=1; \
+	echo "lint-imports (the layering contract)"; (cd src && $(CURDIR)/.venv/bin/lint-imports --no-cache $(CURDIR)/pyproject.toml) || status=1; \
 	exit $$status
 
 bench: install

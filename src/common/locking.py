@@ -1,4 +1,5 @@
-"""Recognise a lock wait that ran out, and a database out of reach, on PostgreSQL and SQLite."""
+"""Recognise a lock wait that ran out, a database out of reach, and an error worth a retry,
+on PostgreSQL and SQLite."""
 
 from django.db import InterfaceError, OperationalError
 
@@ -24,3 +25,25 @@ def is_database_unavailable(error: BaseException | None) -> bool:
     if isinstance(error, InterfaceError):
         return True
     return isinstance(error, OperationalError) and not is_lock_timeout(error)
+
+
+#: SQLSTATE classes worth a retry: connection exceptions (08), transaction rollback
+#: (40: deadlock 40P01, serialization 40001), insufficient resources (53), operator
+#: intervention (57: admin shutdown); and lock_not_available (55P03, our lock_timeout).
+TRANSIENT_SQLSTATE_PREFIXES = ("08", "40", "53", "57")
+TRANSIENT_MESSAGES = ("deadlock", "database is locked", "connection", "server closed", "timeout")
+
+
+def is_transient_db_error(error: BaseException) -> bool:
+    """A database error that may pass if tried again (lost connection, deadlock, lock wait);
+    anything else, a programming error above all, is not (a task retries only these)."""
+    if isinstance(error, InterfaceError):
+        return True
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.__cause__
+    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    if sqlstate:
+        return sqlstate == "55P03" or str(sqlstate).startswith(TRANSIENT_SQLSTATE_PREFIXES)
+    message = str(error).lower()
+    return any(marker in message for marker in TRANSIENT_MESSAGES)

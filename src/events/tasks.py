@@ -1,6 +1,5 @@
 """Celery tasks of the events app. Thin: take ids, call one service, names pinned."""
 
-import logging
 import uuid
 from datetime import datetime
 from typing import Any
@@ -10,7 +9,7 @@ from celery.utils.time import get_exponential_backoff_interval
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from common import dispatch
+from common.locking import is_transient_db_error
 from events.service import (
     event_notifications,
     recurrence_service,
@@ -18,8 +17,6 @@ from events.service import (
     waitlist_notifications,
     waitlist_service,
 )
-
-logger = logging.getLogger("encore.series")
 
 
 @shared_task(name="events.expire_unpaid_tickets")
@@ -80,9 +77,7 @@ def send_waitlist_offer_notification_task(offer_id: str) -> bool:
 def resend_waitlist_offer_notifications_task() -> list[str]:
     """Every 15 minutes (5, 20, 35, 50 UTC): re-dispatch offer notifications that were
     lost on their way (the offers' own safety net, as the nudge is the passes')."""
-    lost = waitlist_notifications.lost_offer_notifications(timezone.now())
-    for offer_id in lost:
-        dispatch.now("events.send_waitlist_offer_notification", str(offer_id))
+    lost = waitlist_notifications.resend_lost_offer_notifications(timezone.now())
     return [str(pk) for pk in lost]
 
 
@@ -95,41 +90,15 @@ def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int
 
 
 # -- recurring series (seed 004) ---------------------------------------------------------------
-#: SQLSTATE classes worth a retry: connection exceptions (08), transaction rollback
-#: (40: deadlock 40P01, serialization 40001), insufficient resources (53), operator
-#: intervention (57: admin shutdown); and lock_not_available (55P03, our lock_timeout).
-TRANSIENT_SQLSTATE_PREFIXES = ("08", "40", "53", "57")
-TRANSIENT_MESSAGES = ("deadlock", "database is locked", "connection", "server closed", "timeout")
 SERIES_MAX_RETRIES = 3
 SERIES_RETRY_FACTOR_SECONDS = 10
 SERIES_RETRY_MAX_SECONDS = 300
 
 
-def is_transient_db_error(error: BaseException) -> bool:
-    """A database error that may pass if tried again (lost connection, deadlock, lock wait);
-    anything else, a programming error above all, is not."""
-    if isinstance(error, InterfaceError):
-        return True
-    if not isinstance(error, OperationalError):
-        return False
-    cause = error.__cause__
-    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
-    if sqlstate:
-        return sqlstate == "55P03" or str(sqlstate).startswith(TRANSIENT_SQLSTATE_PREFIXES)
-    message = str(error).lower()
-    return any(marker in message for marker in TRANSIENT_MESSAGES)
-
-
 @shared_task(name="events.generate_recurring_events")
 def generate_recurring_events_task() -> list[str]:
-    """Daily at 04:00 UTC: one `generate_single_series_events` per active series, so one
-    failing series never blocks the others. A dispatch the broker refuses waits in the
-    outbox; the next day's run catches up on anything lost."""
-    dispatched = []
-    for series_id in recurrence_service.generatable_series_ids():
-        if dispatch.now("events.generate_single_series_events", str(series_id)):
-            dispatched.append(str(series_id))
-    return dispatched
+    """Daily at 04:00 UTC: one `generate_single_series_events` per active series."""
+    return [str(pk) for pk in recurrence_service.dispatch_series_generation()]
 
 
 @shared_task(bind=True, name="events.generate_single_series_events", max_retries=SERIES_MAX_RETRIES)

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import grimp
-import pytest
 from importlinter import cli
 
 SRC = Path(__file__).resolve().parents[2]
@@ -24,9 +23,6 @@ ROOTS = ("common", "accounts", "notifications", "events", "encore")
 MAX_LINES = 400
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 10 in progress: the read side and the long modules are being split"
-)
 def test_the_layering_contract_holds() -> None:
     assert (
         cli.lint_imports(config_filename=str(PYPROJECT), no_cache=True) == cli.EXIT_STATUS_SUCCESS
@@ -69,9 +65,6 @@ def test_the_circle_finder_sees_a_circle_through_a_function_body(tmp_path: Path)
     ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 10 in progress: the read side and the long modules are being split"
-)
 def test_no_module_is_longer_than_a_reader_can_hold() -> None:
     long = {
         str(path.relative_to(SRC)): lines

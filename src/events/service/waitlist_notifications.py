@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common import dispatch
 from common.timezones import format_in_zone
 from events.models import Event, WaitlistOffer
 from events.selectors.waitlist import live_offers
@@ -116,3 +117,12 @@ def send_offer_expired_notifications(event_id: uuid.UUID, expired_at: datetime) 
         )
         sent += 1
     return sent
+
+
+def resend_lost_offer_notifications(now: datetime) -> list[uuid.UUID]:
+    """The resend job: one notification task again for each offer `lost_offer_notifications`
+    finds; returns those offers."""
+    lost = lost_offer_notifications(now)
+    for offer_id in lost:
+        dispatch.now("events.send_waitlist_offer_notification", str(offer_id))
+    return lost

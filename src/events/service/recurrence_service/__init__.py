@@ -26,6 +26,7 @@ from events.service.recurrence_service.cancellation import CancelledOccurrence, 
 from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
 from events.service.recurrence_service.generation import (
     GenerationWindow,
+    dispatch_series_generation,
     generatable_series_ids,
     generate_for_series_id,
     generate_series_events,
@@ -69,6 +70,7 @@ __all__ = [
     "create_recurring_event_series",
     "delete_series",
     "detect_cadence_drift",
+    "dispatch_series_generation",
     "duplicate_event",
     "exdate_instants",
     "exdate_key",

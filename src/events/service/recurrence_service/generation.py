@@ -32,7 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from common import metrics
+from common import dispatch, metrics
 from common.errors import InvalidInput
 from events.models import Event, EventSeries, TicketTier
 from events.service import series_notifications
@@ -114,6 +114,17 @@ def generatable_series_ids() -> list[uuid.UUID]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+
+
+def dispatch_series_generation() -> list[uuid.UUID]:
+    """The daily fan-out: one `events.generate_single_series_events` task per generatable
+    series, so one failing series never blocks the others. Returns the series the broker
+    took; a refused one waits in the outbox, and the next day's run catches up."""
+    return [
+        series_id
+        for series_id in generatable_series_ids()
+        if dispatch.now("events.generate_single_series_events", str(series_id))
+    ]
 
 
 def generation_window(
