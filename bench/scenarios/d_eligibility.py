@@ -17,8 +17,8 @@ from accounts.models import User
 from accounts.service.tokens import issue_token_pair
 from bench import builders
 from bench.registry import Measured, committed_scenario
+from events.eligibility.pipeline import EligibilityService
 from events.models import Event
-from events.service.event_manager.service import EligibilityService
 
 CAPACITY = 1000
 ATTENDEES = 900

@@ -16,11 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from events.eligibility.enums import CAPACITY_REASON_CODES
+from events.eligibility.pipeline import EligibilityService
 from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
-from events.service.event_manager.enums import CAPACITY_REASON_CODES
-from events.service.event_manager.service import EligibilityService
 from events.service.locks import lock_event
 from events.service.waitlist_service.triggering import enqueue_waitlist_processing
 from events.waitlist_errors import AlreadyAttending, CapacityAvailable, WaitlistClosed
