@@ -15,8 +15,10 @@ export DJANGO_DEBUG="${DJANGO_DEBUG:-true}"
 export ENCORE_HOST="${ENCORE_HOST:-127.0.0.1}"
 export ENCORE_PORT="${ENCORE_PORT:-8000}"
 export ENCORE_VAR_DIR="${ENCORE_VAR_DIR:-$PWD/var}"   # the settings keep all state there
-HOST="$ENCORE_HOST"
-PORT="$ENCORE_PORT"
+# The origin of every link Encore sends and of the URLs printed below (the settings read
+# the same variable); FRONTEND_BASE_URL is its deprecated old name.
+export ENCORE_PUBLIC_URL="${ENCORE_PUBLIC_URL:-${FRONTEND_BASE_URL:-http://$ENCORE_HOST:$ENCORE_PORT}}"
+URL="${ENCORE_PUBLIC_URL%/}"
 LOGS="$ENCORE_VAR_DIR/log"
 mkdir -p "$LOGS"
 # One metrics directory for every process of this stack, empty at each start, so
@@ -27,7 +29,7 @@ cd src
 # The first command also makes the development key (var/secret_key) if there is none yet.
 "$PY" manage.py migrate --noinput >/dev/null
 "$PY" manage.py collectstatic --noinput >/dev/null
-"$PY" manage.py load_demo --base-url "http://$HOST:$PORT"
+"$PY" manage.py load_demo --base-url "$URL"
 
 pids=()
 cleanup() {
@@ -58,10 +60,10 @@ pids+=($!)
 
 echo
 echo "Encore is running:"
-echo "  API       http://$HOST:$PORT/api"
-echo "  API docs  http://$HOST:$PORT/api/docs"
-echo "  Admin     http://$HOST:$PORT/admin"
-echo "  Health    http://$HOST:$PORT/health/ready   Metrics http://$HOST:$PORT/metrics"
+echo "  API       $URL/api"
+echo "  API docs  $URL/api/docs"
+echo "  Admin     $URL/admin"
+echo "  Health    $URL/health/ready   Metrics $URL/metrics"
 echo "  Server log here; worker and beat logs in $LOGS/. Press Ctrl-C to stop."
 echo
 

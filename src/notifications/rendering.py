@@ -1,7 +1,9 @@
 """Turn a stored context into the words of each channel, in the recipient's language.
 
 Templates: `notifications/{in_app,email,telegram}/<type>.*` (see `notifications.types`).
-Every template gets `context` (the stored context), `recipient_name` and `language`.
+Every template gets `context` (the stored context, its human times in the recipient's
+language: `notifications.localized`), `recipient_name`, `language` and `settings_url`
+(the e-mail footer's link to the recipient's settings).
 Plain-text templates (in-app, Telegram, the text part and subject of an e-mail) render
 on an engine without HTML autoescaping, so "Rock & Roll" stays "Rock & Roll" there; the
 HTML part of an e-mail renders on the project engine, escaped as usual.
@@ -24,6 +26,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.models import User
+from common import links
+from notifications.localized import localized
 from notifications.types import get_spec
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -95,9 +99,10 @@ def _render_text(template_name: str, data: dict[str, Any]) -> str:
 
 def _template_data(context: Mapping[str, Any], user: User) -> dict[str, Any]:
     return {
-        "context": context,
+        "context": localized(context),
         "recipient_name": user.display_name,
         "language": translation.get_language(),
+        "settings_url": links.settings_url(),
     }
 
 

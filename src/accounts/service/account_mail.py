@@ -13,13 +13,14 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
 from accounts.models import User
+from common import links
 
 logger = logging.getLogger("encore.accounts")
 
 
 def send_account_mail(user: User, *, template: str, subject: str, context: dict[str, Any]) -> bool:
     """Render `accounts/email/<template>` for `user` and send it. True when it went out."""
-    context = {"user": user, **context}
+    context = {"user": user, "settings_url": links.settings_url(), **context}
     message = EmailMultiAlternatives(
         subject=subject,
         body=render_to_string(f"accounts/email/{template}.txt", context),

@@ -9,7 +9,6 @@ as soon as the password changes (single use) and after PASSWORD_RESET_TIMEOUT.
 
 import logging
 
-from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
@@ -21,7 +20,7 @@ from accounts.errors import InvalidResetToken
 from accounts.models import User
 from accounts.service import login_limits, tokens
 from accounts.service.account_mail import send_account_mail
-from common import dispatch
+from common import dispatch, links
 
 logger = logging.getLogger("encore.accounts")
 
@@ -68,7 +67,7 @@ def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
 
 
 def reset_link(uid: str, token: str) -> str:
-    return f"{settings.FRONTEND_BASE_URL.rstrip('/')}/reset-password?uid={uid}&token={token}"
+    return links.password_reset_url(uid, token)
 
 
 def _user_for_token(uid: str, token: str) -> User:

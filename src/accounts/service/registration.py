@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.service.account_mail import send_account_mail
-from common import dispatch
+from common import dispatch, links
 from common.timezones import validate_timezone
 
 logger = logging.getLogger("encore.accounts")
@@ -72,9 +72,11 @@ def send_registration_notice(email: str) -> bool:
         return False
     if not cache.add(_notice_key(user.email), 1, settings.REGISTRATION_NOTICE_INTERVAL_SECONDS):
         return False
-    base = settings.FRONTEND_BASE_URL.rstrip("/")
     return send_account_mail(
-        user, template="registration_notice", subject=NOTICE_SUBJECT, context={"link": f"{base}/"}
+        user,
+        template="registration_notice",
+        subject=NOTICE_SUBJECT,
+        context={"link": links.home_url()},
     )
 
 

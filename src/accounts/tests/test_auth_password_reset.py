@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def reset_code(message):
     """The uid and token of the reset link, as a person would copy them from the mail."""
-    match = re.search(r"reset-password\?uid=(?P<uid>[\w-]+)&token=(?P<token>[\w-]+)", message.body)
+    match = re.search(r"password-reset/(?P<uid>[\w-]+)/(?P<token>[\w-]+)", message.body)
     assert match, message.body
     return match["uid"], match["token"]
 

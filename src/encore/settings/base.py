@@ -120,7 +120,14 @@ if DEBUG:
     STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing root
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-FRONTEND_BASE_URL = env_str("FRONTEND_BASE_URL", "http://127.0.0.1:8000")
+# The origin of every absolute link Encore sends (e-mails, in-app notifications, .ics
+# feeds): by default what `make run` serves, so links open the running stack whatever
+# ENCORE_HOST/ENCORE_PORT say. FRONTEND_BASE_URL is the deprecated old name, still read.
+ENCORE_PUBLIC_URL = (
+    env_str("ENCORE_PUBLIC_URL")
+    or env_str("FRONTEND_BASE_URL")
+    or f"http://{env_str('ENCORE_HOST') or '127.0.0.1'}:{env_str('ENCORE_PORT') or '8000'}"
+).rstrip("/")
 
 # CACHE_URL (Redis) is the cache every process shares: throttles count across gunicorn
 # workers only through it. Production without it gets a system-check warning (common.checks).

@@ -2,8 +2,7 @@
 
 from collections.abc import Iterable
 
-from django.conf import settings
-
+from common import links
 from events.models import Event
 from events.utils import ical
 
@@ -22,7 +21,7 @@ def event_uid(event: Event) -> str:
 
 
 def event_url(event: Event) -> str:
-    return f"{str(settings.FRONTEND_BASE_URL).rstrip('/')}/events/{event.pk}"
+    return links.event_url(event.pk)
 
 
 def _location(event: Event) -> str:

@@ -5,32 +5,22 @@ event notification the same event keys (ids, name, link, start as ISO and as a h
 time in the **event's** timezone, the organisation) and add the keys of one type. The
 values are plain data (strings, lists), exactly as the notification row stores them.
 
-Nothing here is in the recipient's language: times use `format_in_zone` (fixed English
-abbreviations, like every other sender), so one context serves every recipient of a
-fan-out and is built once.
+Nothing here is in the recipient's language: times use `format_in_zone` (English, like
+every other sender), so one context serves every recipient of a fan-out and is built
+once; the zone (`event_timezone`, an occurrence's `timezone`) travels along so rendering
+formats the times again in each recipient's language (`notifications.localized`).
+Links come from `common.links` (the public origin, `settings.ENCORE_PUBLIC_URL`).
 """
 
 from collections.abc import Sequence
 from typing import Any
 
-from django.conf import settings
-
+from common.links import event_url, series_url
 from common.timezones import format_in_zone
 from events.models import Event, EventSeries, Ticket
 
 #: `event_service` tracks model attnames; notifications speak of "start", "end", "venue".
 CHANGED_FIELD_NAMES = {"start": "start", "end": "end", "venue_id": "venue", "venue": "venue"}
-
-
-def event_url(event_id: object) -> str:
-    """The event's page in the front end (domain.md: `{base}/events/{event_id}`)."""
-    return f"{str(settings.FRONTEND_BASE_URL).rstrip('/')}/events/{event_id}"
-
-
-def series_url(organization_slug: str, series_slug: str) -> str:
-    """The series page (domain.md: `{base}/events/{org_slug}/series/{series_slug}`)."""
-    base = str(settings.FRONTEND_BASE_URL).rstrip("/")
-    return f"{base}/events/{organization_slug}/series/{series_slug}"
 
 
 def event_zone(event: Event) -> str:
@@ -46,6 +36,7 @@ def event_context(event: Event) -> dict[str, Any]:
         "event_url": event_url(event.pk),
         "event_start": event.start.isoformat(),
         "event_start_formatted": format_in_zone(event.start, event_zone(event)),
+        "event_timezone": event_zone(event),
         "organization_id": str(event.organization_id),
         "organization_name": event.organization.name,
     }
@@ -119,6 +110,7 @@ def series_digest_context(series: EventSeries, events: Sequence[Event]) -> dict[
                 "start_formatted": format_in_zone(
                     event.start, event.timezone or organization.timezone
                 ),
+                "timezone": event.timezone or organization.timezone,
                 "event_url": event_url(event.pk),
             }
             for event in events

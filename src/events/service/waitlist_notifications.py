@@ -41,6 +41,7 @@ def offer_context(offer: WaitlistOffer, now: datetime) -> dict[str, Any]:
         "expires_at": offer.expires_at.isoformat(),
         "expires_at_formatted": format_in_zone(offer.expires_at, zone),
         "time_remaining_formatted": humanize_time_remaining(offer.expires_at - now),
+        "time_remaining_seconds": max(0, int((offer.expires_at - now).total_seconds())),
         "is_cutoff_batch": offer.is_cutoff_batch,
     }
 

@@ -302,7 +302,7 @@ class TestEventOpenTriggers:
     def test_context_carries_the_event_keys_in_the_events_timezone(
         self, committed: Committed, settings: Any
     ) -> None:
-        settings.FRONTEND_BASE_URL = "https://encore.test/"
+        settings.ENCORE_PUBLIC_URL = "https://encore.test/"
         org = make_org(timezone="UTC")
         event = make_event(org, status="draft", start=VIENNA_START, timezone="Europe/Vienna")
         follower = follow(org)

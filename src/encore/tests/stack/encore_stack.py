@@ -84,7 +84,7 @@ class Stack:
             "EMAIL_HOST": HOST,
             "EMAIL_PORT": str(self.smtp.port),
             "ENCORE_VAR_DIR": str(self.var_dir),
-            "FRONTEND_BASE_URL": self.base_url,
+            "ENCORE_PUBLIC_URL": self.base_url,
             "WEB_CONCURRENCY": str(self.web_workers),
             "GUNICORN_BIND": f"{HOST}:{self.web_port}",
             "PROMETHEUS_MULTIPROC_DIR": str(self.var_dir / "prometheus"),
