@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.mail import EmailMultiAlternatives
 
 from accounts.service.password_reset import send_password_reset
 from accounts.tests.factories import make_user
@@ -81,10 +82,11 @@ class TestPublicOrigin:
         assert send_password_reset("forgot@example.com")
 
         message = mail.outbox[0]
-        html = message.alternatives[0][0]
-        assert re.search(rf"{re.escape(ORIGIN)}/password-reset/[\w-]+/[\w-]+", message.body)
-        assert all(link.startswith(ORIGIN + "/") for link in links_in(message.body, str(html)))
-        assert f"{ORIGIN}/me/settings" in message.body
+        assert isinstance(message, EmailMultiAlternatives)
+        body, html = str(message.body), str(message.alternatives[0][0])
+        assert re.search(rf"{re.escape(ORIGIN)}/password-reset/[\w-]+/[\w-]+", body)
+        assert all(link.startswith(ORIGIN + "/") for link in links_in(body, html))
+        assert f"{ORIGIN}/me/settings" in body
 
     def test_the_calendar_entry_links_the_event_page(self) -> None:
         event = vienna_event()
