@@ -315,6 +315,7 @@ class TestEventOpenTriggers:
             "event_url": f"https://encore.test/events/{event.pk}",
             "event_start": VIENNA_START.isoformat(),
             "event_start_formatted": VIENNA_START_FORMATTED,
+            "event_timezone": "Europe/Vienna",
             "organization_id": str(org.pk),
             "organization_name": org.name,
         }
