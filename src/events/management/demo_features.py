@@ -12,8 +12,11 @@ a real run, and a second `load_demo` finds everything in place and does nothing.
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from django.utils import timezone
+
 from accounts.models import User
-from events.models import Event, EventRSVP, EventSeries, Organization, Venue
+from events.models import Event, EventRSVP, EventSeries, EventWaitList, Organization, Venue
+from events.selectors import waitlist as waitlist_selectors
 from events.service import event_service, recurrence_service, waitlist_service
 from events.service.admin_rsvp_service import update_rsvp
 from events.service.event_manager.manager import EventManager
@@ -42,10 +45,37 @@ def free_a_seat_for_the_queue(event: Event, leaving: User) -> None:
     waitlist_service.process_waitlist_for_event(event.pk)
 
 
+def renew_lapsed_offer(event: Event, user: User) -> None:
+    """A later run, once the offer window ran out unclaimed: the organiser's override
+    offers the seat again, so the demo's countdown is live again. Only while the seat is
+    free and nobody holds an offer (the hourly sweep may have passed it on: then that
+    offer is the demo's live one), and only for a user still queued."""
+    now = timezone.now()
+    entry = EventWaitList.objects.filter(event=event, user=user).first()
+    if entry is None or waitlist_selectors.held_offers(event.pk, now).exists():
+        return
+    event.refresh_from_db(fields=["attendee_count"])
+    if event.attendee_count < event.effective_capacity:
+        waitlist_service.create_admin_offer(event.pk, entry.pk)
+
+
+def waitlist_summary(event: Event) -> str:
+    """`queued N, offers out M` for the printed list; empty for an event without a queue."""
+    queued = EventWaitList.objects.filter(event=event).count()
+    if not queued:
+        return ""
+    held = waitlist_selectors.held_offers(event.pk, timezone.now()).count()
+    return f"queued {queued}, offers out {held}"
+
+
 def ensure_weekly_series(
     org: Organization, venue: Venue, first_start: datetime
 ) -> tuple[EventSeries, bool]:
-    """A weekly series with its second date cancelled and its third edited; once."""
+    """A weekly series with its second date cancelled and its third edited; once.
+
+    Creating the series runs its first generation pass (all SERIES_WEEKS dates lie in
+    the window); the daily fan-out keeps generating after that like for any series.
+    """
     series = EventSeries.objects.filter(organization=org, name=SERIES_NAME).first()
     if series is not None:
         return series, False
@@ -69,7 +99,6 @@ def ensure_weekly_series(
         description="Demo series of `make run`.",
         auto_publish=True,
     )
-    recurrence_service.generate_series_events(series)
     occurrences = list(series_occurrences(series))
     recurrence_service.cancel_occurrence(series, occurrences[1].start)
     edited = occurrences[2]

@@ -1,4 +1,4 @@
-from datetime import datetime
+from datetime import datetime, timedelta
 from io import StringIO
 
 import pytest
@@ -174,10 +174,9 @@ class TestDemoFlagshipFeatures:
         load_demo()
 
         series = EventSeries.objects.get(name="Weekly Jam")
+        assert series.recurrence_rule is not None
         assert series.recurrence_rule.frequency == RecurrenceRule.Frequency.WEEKLY
-        dates = list(
-            Event.objects.filter(event_series=series, is_template=False).order_by("start")
-        )
+        dates = list(Event.objects.filter(event_series=series, is_template=False).order_by("start"))
         assert len(dates) == 4
         cancelled = [e for e in dates if e.status == Event.Status.CANCELLED]
         assert len(cancelled) == 1
@@ -199,3 +198,14 @@ class TestDemoFlagshipFeatures:
         for email in ("staff@", "ben@", "cleo@", "dan@", "eve@"):
             assert f"{email}encore.test" in lines
         assert "Weekly Jam" in output and "Lottery Night" in output and "Last Call" in output
+
+    def test_a_later_run_renews_an_offer_that_lapsed_unclaimed(self) -> None:
+        load_demo()
+        WaitlistOffer.objects.update(expires_at=timezone.now() - timedelta(minutes=1))
+
+        load_demo()
+
+        live = WaitlistOffer.objects.filter(
+            event__slug="full-house", status=PENDING, expires_at__gt=timezone.now()
+        )
+        assert [offer.user.email for offer in live] == ["ada@encore.test"]

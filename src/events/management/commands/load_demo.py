@@ -166,7 +166,10 @@ class Command(BaseCommand):
         out.write(f"\nDemo events of {ORG_NAME!r}:")
         for event in events:
             seats = f"{event.attendee_count}/{event.max_attendees} seats"
-            out.write(f"  {event.name:<18} {seats:<10} {base_url}/api/events/{event.pk}")
+            queue = demo_features.waitlist_summary(event)
+            out.write(
+                f"  {event.name:<18} {seats:<10} {queue:<26} {base_url}/api/events/{event.pk}"
+            )
         out.write(f"\nDemo series {series.name!r} (weekly; one date cancelled, one edited):")
         out.write(f"  {base_url}/api/event-series/{series.pk}")
 
@@ -214,6 +217,8 @@ def ensure_waitlist_events(org: Organization, venue: Venue, attendees: list[User
     if created:
         demo_features.seat_and_queue(full, [ben, dan], [ada, cleo, eve])
         demo_features.free_a_seat_for_the_queue(full, dan)
+    else:
+        demo_features.renew_lapsed_offer(full, ada)
     lottery, created = ensure_event(org, venue, LOTTERY_EVENT)
     if created:
         demo_features.seat_and_queue(lottery, [ben, cleo], [dan, eve])
@@ -269,4 +274,3 @@ def ensure_tiers(event: Event) -> None:
             "currency": "EUR",
         },
     )
-
