@@ -98,7 +98,7 @@ class TestLoadDemo:
         assert feature_state() == first
         assert "holds a live offer on Full House" in output
 
-    def test_demo_has_three_open_upcoming_events_with_the_promised_shapes(self) -> None:
+    def test_demo_events_are_open_upcoming_and_have_the_promised_shapes(self) -> None:
         load_demo()
 
         events = {e.slug: e for e in Event.objects.all()}
