@@ -1,12 +1,14 @@
-"""Load a small demo: one organisation, three open events, five people with known passwords.
+"""Load a small demo: one organisation, its open events, a weekly series, known accounts.
 
 Safe to run at every `make run`. Everything is found by its natural key (e-mail, slug,
 tier name) and created only when missing, so a second run adds nothing and leaves alone
 whatever people did through the API in between. Only the schedule moves, so the events
-stay in the coming days. The two seats of the full event are written once, when that
-event is created, together with its attendee_count, in the same transaction.
+stay in the coming days (with it each waitlist cutoff, which lies before the start).
 
-It uses the models directly: the services are the subject of the demo, not its tool.
+The plain events are written with the models. The waitlist events and the series show
+the flagship features, so their state is staged through the services, once, when each
+is created (`events.management.demo_features`): seats, queues, a live offer on Full
+House, a series with a cancelled and an edited date, as a real run would leave them.
 """
 
 from dataclasses import dataclass
@@ -19,7 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from events.models import Event, EventRSVP, Organization, OrganizationStaff, TicketTier, Venue
+from events.management import demo_features
+from events.models import Event, EventSeries, Organization, OrganizationStaff, TicketTier, Venue
 
 ORG_NAME = "Encore Demo"
 ORG_SLUG = "encore-demo"
@@ -33,13 +36,42 @@ class DemoUser:
     first_name: str
 
 
-OWNER = DemoUser("owner@encore.test", "encore-owner", "organisation owner, Django admin", "Olive")
-STAFF = DemoUser("staff@encore.test", "encore-staff", "organisation staff", "Sam")
-ATTENDEES = (
-    DemoUser("ada@encore.test", "encore-ada", "attendee (has a seat at Full House)", "Ada"),
-    DemoUser("ben@encore.test", "encore-ben", "attendee (has a seat at Full House)", "Ben"),
-    DemoUser("cleo@encore.test", "encore-cleo", "attendee (free to try everything)", "Cleo"),
+OWNER = DemoUser(
+    "owner@encore.test",
+    "encore-owner",
+    "organiser and Django admin: manage events, waitlists, series (/admin too)",
+    "Olive",
 )
+STAFF = DemoUser(
+    "staff@encore.test", "encore-staff", "organisation staff: check-in, waitlist offers", "Sam"
+)
+ADA = DemoUser(
+    "ada@encore.test",
+    "encore-ada",
+    "holds a live offer on Full House: log in to see the countdown, claim the seat",
+    "Ada",
+)
+BEN = DemoUser(
+    "ben@encore.test", "encore-ben", "has a seat at Full House, Lottery Night, Last Call", "Ben"
+)
+CLEO = DemoUser(
+    "cleo@encore.test",
+    "encore-cleo",
+    "queued on Full House (next in line), seated at Lottery Night",
+    "Cleo",
+)
+DAN = DemoUser(
+    "dan@encore.test", "encore-dan", "gave up a Full House seat; queued for the lottery", "Dan"
+)
+EVE = DemoUser(
+    "eve@encore.test",
+    "encore-eve",
+    "queued on Full House, Lottery Night and Last Call (cutoff soon)",
+    "Eve",
+)
+ATTENDEES = (ADA, BEN, CLEO, DAN, EVE)
+#: The offer window of the waitlist events: long enough for the demo's countdown to run.
+OFFER_WINDOW = timedelta(hours=48)
 
 
 @dataclass(frozen=True)
@@ -51,6 +83,9 @@ class DemoEvent:
     description: str
     requires_ticket: bool = False
     waitlist_open: bool = False
+    lottery: bool = False
+    #: The waitlist cutoff, this long before the start (moves with the schedule).
+    cutoff_before_start: timedelta | None = None
 
 
 RSVP_EVENT = DemoEvent(
@@ -69,8 +104,26 @@ FULL_EVENT = DemoEvent(
     "Full House",
     6,
     2,
-    "Both seats are taken: join the waitlist and get an offer when one frees.",
+    "Both seats are taken; a seat freed and went to the queue's head as a timed offer.",
     waitlist_open=True,
+)
+LOTTERY_EVENT = DemoEvent(
+    "lottery-night",
+    "Lottery Night",
+    8,
+    2,
+    "Full, with a lottery waitlist: a freed seat goes to a queued member drawn at random.",
+    waitlist_open=True,
+    lottery=True,
+)
+CUTOFF_EVENT = DemoEvent(
+    "last-call",
+    "Last Call",
+    3,
+    1,
+    "Full; its waitlist cutoff is tomorrow: then everyone queued gets an offer at once.",
+    waitlist_open=True,
+    cutoff_before_start=timedelta(days=2),
 )
 
 
@@ -94,12 +147,14 @@ class Command(BaseCommand):
             rsvp_event, _ = ensure_event(org, venue, RSVP_EVENT)
             ticketed_event, _ = ensure_event(org, venue, TICKETED_EVENT)
             ensure_tiers(ticketed_event)
-            full_event, created = ensure_event(org, venue, FULL_EVENT)
-            if created:
-                seat_with_rsvps(full_event, attendees[:2])
-        self.print_summary(base_url.rstrip("/"), [rsvp_event, ticketed_event, full_event])
+            waitlist_events = ensure_waitlist_events(org, venue, attendees)
+            series, _ = demo_features.ensure_weekly_series(org, venue, demo_start(1))
+        events = [rsvp_event, ticketed_event, *waitlist_events]
+        for event in events:
+            event.refresh_from_db()
+        self.print_summary(base_url.rstrip("/"), events, series)
 
-    def print_summary(self, base_url: str, events: list[Event]) -> None:
+    def print_summary(self, base_url: str, events: list[Event], series: EventSeries) -> None:
         people = (OWNER, STAFF, *ATTENDEES)
         width = max(len(p.email) for p in people)
         pwidth = max(len(p.password) for p in people)
@@ -111,7 +166,12 @@ class Command(BaseCommand):
         out.write(f"\nDemo events of {ORG_NAME!r}:")
         for event in events:
             seats = f"{event.attendee_count}/{event.max_attendees} seats"
-            out.write(f"  {event.name:<18} {seats:<10} {base_url}/api/events/{event.pk}")
+            queue = demo_features.waitlist_summary(event)
+            out.write(
+                f"  {event.name:<18} {seats:<10} {queue:<26} {base_url}/api/events/{event.pk}"
+            )
+        out.write(f"\nDemo series {series.name!r} (weekly; one date cancelled, one edited):")
+        out.write(f"  {base_url}/api/event-series/{series.pk}")
 
 
 def ensure_user(person: DemoUser) -> User:
@@ -144,16 +204,42 @@ def demo_start(days_ahead: int) -> datetime:
     return day.replace(hour=18, minute=0, second=0, microsecond=0)
 
 
+def ensure_waitlist_events(org: Organization, venue: Venue, attendees: list[User]) -> list[Event]:
+    """The three full events, each staged once, when created (later runs move the dates).
+
+    Full House: Ben and Dan seated, Ada, Cleo, Eve queued; then Dan answers no and the
+    waitlist offers his seat to Ada, the queue's head, for OFFER_WINDOW. Lottery Night:
+    Ben and Cleo seated, Dan and Eve in the draw. Last Call: Ben seated, Eve queued until
+    the cutoff.
+    """
+    ada, ben, cleo, dan, eve = attendees
+    full, created = ensure_event(org, venue, FULL_EVENT)
+    if created:
+        demo_features.seat_and_queue(full, [ben, dan], [ada, cleo, eve])
+        demo_features.free_a_seat_for_the_queue(full, dan)
+    else:
+        demo_features.renew_lapsed_offer(full, ada)
+    lottery, created = ensure_event(org, venue, LOTTERY_EVENT)
+    if created:
+        demo_features.seat_and_queue(lottery, [ben, cleo], [dan, eve])
+    cutoff, created = ensure_event(org, venue, CUTOFF_EVENT)
+    if created:
+        demo_features.seat_and_queue(cutoff, [ben], [eve])
+    return [full, lottery, cutoff]
+
+
 def ensure_event(org: Organization, venue: Venue, spec: DemoEvent) -> tuple[Event, bool]:
     """Create the event open, or move an existing one's schedule back into the coming days."""
     start = demo_start(spec.days_ahead)
     end = start + timedelta(hours=3)
-    schedule = {
+    schedule: dict[str, Any] = {
         "start": start,
         "end": end,
         "check_in_starts_at": start - timedelta(hours=1),
         "check_in_ends_at": end,
     }
+    if spec.cutoff_before_start is not None:
+        schedule["waitlist_cutoff_date"] = start - spec.cutoff_before_start
     return Event.objects.update_or_create(
         organization=org,
         slug=spec.slug,
@@ -167,6 +253,8 @@ def ensure_event(org: Organization, venue: Venue, spec: DemoEvent) -> tuple[Even
             "max_attendees": spec.max_attendees,
             "requires_ticket": spec.requires_ticket,
             "waitlist_open": spec.waitlist_open,
+            "waitlist_time_window": OFFER_WINDOW if spec.waitlist_open else None,
+            "waitlist_lottery_mode": spec.lottery,
         },
     )
 
@@ -186,14 +274,3 @@ def ensure_tiers(event: Event) -> None:
             "currency": "EUR",
         },
     )
-
-
-def seat_with_rsvps(event: Event, users: list[User]) -> None:
-    """Write YES RSVPs and set attendee_count from the rows that exist (new event only)."""
-    EventRSVP.objects.bulk_create(
-        [EventRSVP(event=event, user=user, status=EventRSVP.Status.YES) for user in users]
-    )
-    event.attendee_count = EventRSVP.objects.filter(
-        event=event, status=EventRSVP.Status.YES
-    ).count()
-    event.save(update_fields=["attendee_count"])
