@@ -13,8 +13,12 @@ $(CURDIR)/.tools/bin/uv:
 	python3 -m venv $(CURDIR)/.tools
 	$(CURDIR)/.tools/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-install: $(if $(findstring .tools,$(UV)),$(CURDIR)/.tools/bin/uv)
+install: $(if $(findstring .tools,$(UV)),$(CURDIR)/.tools/bin/uv) node_modules/.package-lock.json
 	$(UV) sync --frozen --quiet
+
+## axe-core for the browser tests (package-lock.json, nothing else): reinstalled when the lock changes.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --silent --no-audit --no-fund
 
 ## Serve the API with a worker and the beat scheduler on embedded defaults, demo data loaded.
 run: install
