@@ -104,7 +104,9 @@ def test_sign_up_creates_the_account_signs_in_and_goes_back(client: Client) -> N
 
 
 def test_sign_up_shows_the_services_password_rules_next_to_the_field(client: Client) -> None:
-    response = client.post("/signup", {"name": "Ada", "email": "ada@example.com", "password": "123"})
+    response = client.post(
+        "/signup", {"name": "Ada", "email": "ada@example.com", "password": "123"}
+    )
     assert response.status_code == 400
     assert 'id="id_password-errors"' in response.content.decode()
     assert not User.objects.filter(email="ada@example.com").exists()
@@ -112,9 +114,7 @@ def test_sign_up_shows_the_services_password_rules_next_to_the_field(client: Cli
 
 def test_sign_up_with_a_taken_address_writes_nothing_and_mails_the_owner(client: Client) -> None:
     owner = make_user("owner@example.com", first_name="Owner")
-    response = client.post(
-        "/signup", {"name": "Mallory", "email": owner.email, "password": STRONG}
-    )
+    response = client.post("/signup", {"name": "Mallory", "email": owner.email, "password": STRONG})
     assert response.status_code == 200
     assert "Check your e-mail" in response.content.decode()
     assert "_auth_user_id" not in client.session

@@ -27,9 +27,7 @@ def test_axe_finds_no_serious_or_critical_violation(page: Page, axe_source: str,
 @pytest.mark.parametrize("path", PAGES)
 def test_no_horizontal_scrolling_at_375_px(phone_page: Page, path: str) -> None:
     phone_page.goto(path)
-    widths = phone_page.evaluate(
-        "() => [document.documentElement.scrollWidth, window.innerWidth]"
-    )
+    widths = phone_page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1] == 375
 
 
