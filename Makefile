@@ -13,10 +13,11 @@ $(CURDIR)/.tools/bin/uv:
 	python3 -m venv $(CURDIR)/.tools
 	$(CURDIR)/.tools/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-install: $(if $(findstring .tools,$(UV)),$(CURDIR)/.tools/bin/uv) node_modules/.package-lock.json
+install: $(if $(findstring .tools,$(UV)),$(CURDIR)/.tools/bin/uv)
 	$(UV) sync --frozen --quiet
 
-## axe-core for the browser tests (package-lock.json, nothing else): reinstalled when the lock changes.
+## axe-core for the browser tests (the only entry of package.json), again when the lock
+## changes. Only `make test` needs it, so `make run` works without npm.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --silent --no-audit --no-fund
 
@@ -25,7 +26,7 @@ run: install
 	@bash scripts/run.sh
 
 ## The whole suite: PostgreSQL when DATABASE_URL is set, else SQLite.
-test: install
+test: install node_modules/.package-lock.json
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 ## Every checker runs even when an earlier one fails, so one CI pass shows all problems.
@@ -44,4 +45,4 @@ migrate: install
 	$(MANAGE) migrate --noinput
 
 clean:
-	rm -rf var .tools .venv
+	rm -rf var .tools .venv node_modules

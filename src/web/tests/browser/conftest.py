@@ -1,8 +1,8 @@
 """Playwright driving Debian's Chromium against pytest-django's `live_server`.
 
 Never Playwright's own browser download: the executable is CHROMIUM_PATH (default
-/usr/bin/chromium). Without it, or without `node_modules/axe-core` (`make install` runs
-`npm ci`), the tests skip with the reason; `.ci/run` installs Chromium and sets
+/usr/bin/chromium). Without it, or without `node_modules/axe-core` (`make test` runs
+`npm ci` first), the tests skip with the reason; `.ci/run` installs Chromium and sets
 REQUIRE_BROWSER=1, which turns such a skip into a failed run (src/conftest.py).
 """
 
@@ -67,5 +67,5 @@ def phone_page(browser: Browser, live_server: Any) -> Iterator[Page]:
 @pytest.fixture(scope="session")
 def axe_source() -> str:
     if not AXE.exists():
-        pytest.skip(f"no {AXE}: run `make install` (npm ci installs axe-core)")
+        pytest.skip(f"no {AXE}: run `make test` or `npm ci` (installs axe-core)")
     return AXE.read_text()
