@@ -6,6 +6,8 @@ Sign-up goes through `register_user`: for a taken address it writes nothing and 
 owner (ADR 0011), and the page then says to check the mailbox instead of signing in.
 """
 
+from dataclasses import dataclass
+
 from django.contrib.auth import login, logout
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -21,6 +23,23 @@ from web.views.navigation import next_url
 BAD_CREDENTIALS = "The e-mail address or the password is not right."
 
 
+@dataclass(frozen=True)
+class AccountPage:
+    """What tells the two account pages apart; the title is also the button's name."""
+
+    title: str
+    action: str
+    other_question: str
+    other_action: str
+    other_link: str
+
+
+LOGIN = AccountPage("Log in", "/login", "No account yet?", "/signup", "Create one")
+SIGNUP = AccountPage(
+    "Sign up", "/signup", "Already have an account?", "/login", "Log in to your account"
+)
+
+
 @require_http_methods(["GET", "POST"])
 def login_page(request: HttpRequest) -> HttpResponse:
     form = LoginForm(request.POST or None)
@@ -32,7 +51,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
             )
         except Throttled as refusal:
             form.add_error(None, str(refusal.detail))
-            response = _account_page(request, "web/login.html", form, status=429)
+            response = _account_page(request, LOGIN, form, status=429)
             response["Retry-After"] = str(refusal.retry_after_seconds)
             return response
         if user is not None:
@@ -42,7 +61,7 @@ def login_page(request: HttpRequest) -> HttpResponse:
         status = 400
     elif request.method == "POST":
         status = 400
-    return _account_page(request, "web/login.html", form, status=status)
+    return _account_page(request, LOGIN, form, status=status)
 
 
 @require_POST
@@ -55,7 +74,7 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 def signup_page(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method != "POST":
-        return _account_page(request, "web/signup.html", form)
+        return _account_page(request, SIGNUP, form)
     if form.is_valid():
         try:
             user = register_user(
@@ -71,11 +90,11 @@ def signup_page(request: HttpRequest) -> HttpResponse:
                 return render(request, "web/signup_check_mail.html", status=200)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(next_url(request))
-    return _account_page(request, "web/signup.html", form, status=400)
+    return _account_page(request, SIGNUP, form, status=400)
 
 
 def _account_page(
-    request: HttpRequest, template: str, form: LoginForm | SignupForm, status: int = 200
+    request: HttpRequest, page: AccountPage, form: LoginForm | SignupForm, status: int = 200
 ) -> HttpResponse:
-    context = {"form": form, "next": next_url(request)}
-    return render(request, template, context, status=status)
+    context = {"page": page, "form": form, "next": next_url(request)}
+    return render(request, "web/account_form.html", context, status=status)
