@@ -16,12 +16,17 @@ $(CURDIR)/.tools/bin/uv:
 install: $(if $(findstring .tools,$(UV)),$(CURDIR)/.tools/bin/uv)
 	$(UV) sync --frozen --quiet
 
+## axe-core for the browser tests (the only entry of package.json), again when the lock
+## changes. Only `make test` needs it, so `make run` works without npm.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --silent --no-audit --no-fund
+
 ## Serve the API with a worker and the beat scheduler on embedded defaults, demo data loaded.
 run: install
 	@bash scripts/run.sh
 
 ## The whole suite: PostgreSQL when DATABASE_URL is set, else SQLite.
-test: install
+test: install node_modules/.package-lock.json
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 ## Every checker runs even when an earlier one fails, so one CI pass shows all problems.
@@ -40,4 +45,4 @@ migrate: install
 	$(MANAGE) migrate --noinput
 
 clean:
-	rm -rf var .tools .venv
+	rm -rf var .tools .venv node_modules

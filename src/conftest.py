@@ -109,9 +109,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 # -- CI guard: tests that must run on the CI run may not skip there ----------------------
 # Each marker names the environment variable that says "this run has what they need";
-# `.ci/run` sets both on the PostgreSQL run. A skip of such a test then fails the run,
+# `.ci/run` sets them on the PostgreSQL run. A skip of such a test then fails the run,
 # whatever caused it (a fixture, a pytest.skip() inside, a missing broker).
-REQUIRED_MARKERS = {"postgres": "REQUIRE_POSTGRES", "worker": "REQUIRE_WORKER"}
+REQUIRED_MARKERS = {
+    "postgres": "REQUIRE_POSTGRES",
+    "worker": "REQUIRE_WORKER",
+    "browser": "REQUIRE_BROWSER",
+}
 _skipped_but_required: list[str] = []
 
 

@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from encore import health, monitoring
 from encore.api import api
@@ -14,4 +14,6 @@ urlpatterns = [
     path("health/ready", health.ready, name="health-ready"),
     path("health", health.ready, name="health"),
     path("metrics", monitoring.metrics, name="metrics"),
+    # The pages (ui.md) last: every other prefix above is matched first.
+    path("", include("web.urls")),
 ]

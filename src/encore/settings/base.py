@@ -47,10 +47,12 @@ INSTALLED_APPS = [
     "ninja_jwt",
     "ninja_jwt.token_blacklist",
     "django_celery_beat",
+    "django_htmx",
     "common",
     "accounts",
     "notifications",
     "events",
+    "web",
 ]
 
 # A plain list, one entry a line: other modules' additions stay one-line changes.
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]

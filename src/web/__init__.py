@@ -1,0 +1,1 @@
+"""The web app: server-rendered pages on the same services and selectors as the API."""

@@ -1,0 +1,17 @@
+"""axe-core in the page: the serious and critical violations, readable in an assertion."""
+
+from playwright.sync_api import Page
+
+SEVERE = ("serious", "critical")
+
+
+def severe_violations(page: Page, axe_source: str) -> list[str]:
+    """Each serious or critical violation of the loaded page as "rule: selectors"."""
+    page.add_script_tag(content=axe_source)
+    violations = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        f"{violation['id']} ({violation['impact']}): "
+        + ", ".join(str(node["target"]) for node in violation["nodes"])
+        for violation in violations
+        if violation["impact"] in SEVERE
+    ]

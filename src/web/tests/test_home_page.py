@@ -1,0 +1,45 @@
+"""`/`: upcoming visible events, soonest first, in a fixed number of queries."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from events.models import Event
+from events.tests.factories import make_event, make_org
+
+pytestmark = pytest.mark.django_db
+
+
+def test_upcoming_visible_events_soonest_first_each_a_link_by_name(client: Client) -> None:
+    now = timezone.now()
+    later = make_event(name="Later", start=now + timedelta(days=9))
+    sooner = make_event(name="Sooner", start=now + timedelta(days=2))
+    make_event(name="Past", start=now - timedelta(days=3), end=now - timedelta(days=2))
+    make_event(name="Draft", status=Event.Status.DRAFT)
+    make_event(name="Unlisted", visibility=Event.Visibility.UNLISTED)
+    body = client.get("/").content.decode()
+    assert f'<a href="/events/{sooner.pk}">Sooner</a>' in body
+    assert f'<a href="/events/{later.pk}">Later</a>' in body
+    assert body.index("Sooner") < body.index("Later")
+    for hidden in ("Past", "Draft", "Unlisted"):
+        assert hidden not in body
+
+
+def _home_queries(client: Client) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get("/").status_code == 200
+    return len(queries)
+
+
+def test_the_home_page_costs_the_same_queries_for_one_event_or_many(client: Client) -> None:
+    organization = make_org()
+    make_event(organization)
+    one = _home_queries(client)
+    for _ in range(10):
+        make_event(make_org())
+    assert _home_queries(client) == one
+    assert one <= 3  # the events, their ticket tiers (prefetch), nothing per row

@@ -1,0 +1,100 @@
+"""Session log-in, log-out and sign-up pages (JWT stays for the API; one account for both).
+
+Log-in goes through `accounts.service.login_limits.authenticate`, so the page counts
+failures against the same per-account and per-client limits as the API and the admin.
+Sign-up goes through `register_user`: for a taken address it writes nothing and mails the
+owner (ADR 0011), and the page then says to check the mailbox instead of signing in.
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.auth import login, logout
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.service.login_limits import authenticate
+from accounts.service.registration import register_user
+from common.errors import Throttled
+from web.forms import LoginForm, SignupForm
+from web.views.navigation import next_url
+
+BAD_CREDENTIALS = "The e-mail address or the password is not right."
+
+
+@dataclass(frozen=True)
+class AccountPage:
+    """What tells the two account pages apart; the title is also the button's name."""
+
+    title: str
+    action: str
+    other_question: str
+    other_action: str
+    other_link: str
+
+
+LOGIN = AccountPage("Log in", "/login", "No account yet?", "/signup", "Create one")
+SIGNUP = AccountPage(
+    "Sign up", "/signup", "Already have an account?", "/login", "Log in to your account"
+)
+
+
+@require_http_methods(["GET", "POST"])
+def login_page(request: HttpRequest) -> HttpResponse:
+    form = LoginForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = authenticate(
+                request, email=form.cleaned_data["email"], password=form.cleaned_data["password"]
+            )
+        except Throttled as refusal:
+            form.add_error(None, str(refusal.detail))
+            response = _account_page(request, LOGIN, form, status=429)
+            response["Retry-After"] = str(refusal.retry_after_seconds)
+            return response
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url(request))
+        form.add_error(None, BAD_CREDENTIALS)
+        status = 400
+    elif request.method == "POST":
+        status = 400
+    return _account_page(request, LOGIN, form, status=status)
+
+
+@require_POST
+def logout_page(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("/")
+
+
+@require_http_methods(["GET", "POST"])
+def signup_page(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method != "POST":
+        return _account_page(request, SIGNUP, form)
+    if form.is_valid():
+        try:
+            user = register_user(
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password"],
+                first_name=form.cleaned_data["name"],
+            )
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, messages)
+        else:
+            if user._state.adding:  # a taken address: nothing was written
+                return render(request, "web/signup_check_mail.html", status=200)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url(request))
+    return _account_page(request, SIGNUP, form, status=400)
+
+
+def _account_page(
+    request: HttpRequest, page: AccountPage, form: LoginForm | SignupForm, status: int = 200
+) -> HttpResponse:
+    context = {"page": page, "form": form, "next": next_url(request)}
+    return render(request, "web/account_form.html", context, status=status)

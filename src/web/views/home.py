@@ -1,0 +1,14 @@
+"""`/`: the upcoming visible events, soonest first (the selector of `GET /api/events`)."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from events.selectors.event import list_public_events
+
+#: The home page shows the next events, not the whole future: a fixed page, fixed queries.
+HOME_EVENT_LIMIT = 50
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    events = list_public_events(request.user)[:HOME_EVENT_LIMIT]
+    return render(request, "web/home.html", {"events": events})
