@@ -1,12 +1,24 @@
-"""The page routes of ui.md (the API stays under /api)."""
+"""The page routes of ui.md (the API stays under /api), one list per area of pages.
+
+Order matters only under `/manage`: `/manage/events/…` and `/manage/series/…` come before
+`/manage/{org_slug}`, so an organisation slug never shadows them.
+"""
 
 from django.urls import path
 
 from web.views import account, home
+from web.views.event import urls as event_urls
+from web.views.manage import urls as manage_urls
+from web.views.me import urls as me_urls
+from web.views.series import urls as series_urls
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("login", account.login_page, name="login"),
     path("logout", account.logout_page, name="logout"),
     path("signup", account.signup_page, name="signup"),
+    *me_urls.urlpatterns,
+    *event_urls.urlpatterns,
+    *series_urls.urlpatterns,
+    *manage_urls.urlpatterns,
 ]

@@ -7,11 +7,13 @@ REQUIRE_BROWSER=1, which turns such a skip into a failed run (src/conftest.py).
 """
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
@@ -69,3 +71,24 @@ def axe_source() -> str:
     if not AXE.exists():
         pytest.skip(f"no {AXE}: run `make test` or `npm ci` (installs axe-core)")
     return AXE.read_text()
+
+
+LogIn = Callable[[Page, Any], None]
+
+
+@pytest.fixture
+def log_in(live_server: Any) -> LogIn:
+    """Sign `user` in on `page` without the form (the log-in journey has its own test).
+
+    Django's test client creates the session; its cookie goes into the browser context.
+    """
+
+    def sign_in(page: Page, user: Any) -> None:
+        client = Client()
+        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        page.context.add_cookies(
+            [{"name": cookie.key, "value": cookie.value, "url": live_server.url}]
+        )
+
+    return sign_in

@@ -1,0 +1,58 @@
+"""What every page (not the API) needs around its view: the viewer's language and zone,
+and an `EncoreError` turned into a page instead of JSON.
+
+The API keeps its own language rules and JSON errors, so both steps skip `/api/`. A
+signed-in viewer's pages follow their profile (`language`, `timezone`); an anonymous
+visitor gets the browser's language and, on an event's pages, the event's zone (the view
+passes it; the active zone stays UTC here).
+"""
+
+import zoneinfo
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone, translation
+
+from common.errors import EncoreError
+
+API_PREFIX = "/api/"
+
+
+class PageLocaleMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(API_PREFIX):
+            return self.get_response(request)
+        user: Any = getattr(request, "user", None)
+        signed_in = user is not None and user.is_authenticated
+        language = (user.language if signed_in else "") or translation.get_language_from_request(
+            request
+        )
+        zone = _zone(user.timezone) if signed_in else None
+        with translation.override(language):
+            if zone is not None:
+                timezone.activate(zone)
+            try:
+                response = self.get_response(request)
+            finally:
+                timezone.deactivate()
+            response.headers.setdefault("Content-Language", translation.get_language())
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A refusal raised by a selector or service (404, 403, 409 …) as an error page."""
+        if request.path.startswith(API_PREFIX) or not isinstance(exception, EncoreError):
+            return None
+        context = {"status": exception.status_code, "detail": exception.detail}
+        return render(request, "web/error.html", context, status=exception.status_code)
+
+
+def _zone(name: str) -> zoneinfo.ZoneInfo | None:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None

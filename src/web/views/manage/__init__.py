@@ -1,0 +1,1 @@
+"""The manage pages of ui.md (owned by one area; its routes are in `urls.py` here)."""
