@@ -11,6 +11,7 @@ from web.views.event import urls as event_urls
 from web.views.manage import urls as manage_urls
 from web.views.me import urls as me_urls
 from web.views.series import urls as series_urls
+from web.views.waitlist import urls as waitlist_urls
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -20,5 +21,6 @@ urlpatterns = [
     *me_urls.urlpatterns,
     *event_urls.urlpatterns,
     *series_urls.urlpatterns,
+    *waitlist_urls.urlpatterns,
     *manage_urls.urlpatterns,
 ]
