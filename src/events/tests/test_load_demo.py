@@ -199,6 +199,14 @@ class TestDemoFlagshipFeatures:
             assert f"{email}encore.test" in lines
         assert "Weekly Jam" in output and "Lottery Night" in output and "Last Call" in output
 
+    def test_printed_links_are_pages_not_api_routes(self) -> None:
+        output = load_demo()
+
+        assert "log in at http://127.0.0.1:8000/login" in output
+        assert "/api/events/" not in output and "/api/event-series/" not in output
+        assert "http://127.0.0.1:8000/manage/" in output
+        assert "http://127.0.0.1:8000/events/encore-demo/series/" in output
+
     def test_a_later_run_renews_an_offer_that_lapsed_unclaimed(self) -> None:
         load_demo()
         WaitlistOffer.objects.update(expires_at=timezone.now() - timedelta(minutes=1))

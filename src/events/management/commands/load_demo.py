@@ -132,7 +132,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
-            "--base-url", default="http://127.0.0.1:8000", help="Where the API is served."
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="Where Encore is served (the origin of the printed links).",
         )
 
     def handle(self, *args: Any, base_url: str, **options: Any) -> None:
@@ -155,23 +157,24 @@ class Command(BaseCommand):
         self.print_summary(base_url.rstrip("/"), events, series)
 
     def print_summary(self, base_url: str, events: list[Event], series: EventSeries) -> None:
+        """Page links first (what a person opens); the API is one line for developers."""
         people = (OWNER, STAFF, *ATTENDEES)
         width = max(len(p.email) for p in people)
         pwidth = max(len(p.password) for p in people)
         out = self.stdout
-        out.write(f"\nDemo accounts (log in with POST {base_url}/api/auth/token/pair):")
+        out.write(f"\nDemo accounts (log in at {base_url}/login):")
         out.write(f"  {'e-mail':<{width}}  {'password':<{pwidth}}  role")
         for p in people:
             out.write(f"  {p.email:<{width}}  {p.password:<{pwidth}}  {p.role}")
-        out.write(f"\nDemo events of {ORG_NAME!r}:")
+        out.write(f"\nDemo events of {ORG_NAME!r} (organisers: {base_url}/manage/{ORG_SLUG}):")
         for event in events:
             seats = f"{event.attendee_count}/{event.max_attendees} seats"
             queue = demo_features.waitlist_summary(event)
-            out.write(
-                f"  {event.name:<18} {seats:<10} {queue:<26} {base_url}/api/events/{event.pk}"
-            )
+            out.write(f"  {event.name:<18} {seats:<10} {queue:<26} {base_url}/events/{event.pk}")
         out.write(f"\nDemo series {series.name!r} (weekly; one date cancelled, one edited):")
-        out.write(f"  {base_url}/api/event-series/{series.pk}")
+        out.write(f"  public page  {base_url}/events/{ORG_SLUG}/series/{series.slug}")
+        out.write(f"  organiser    {base_url}/manage/series/{series.pk}")
+        out.write(f"\nAPI for developers: {base_url}/api/docs")
 
 
 def ensure_user(person: DemoUser) -> User:
