@@ -124,3 +124,19 @@ def test_the_page_language_is_the_users(client: Client) -> None:
     assert '<html lang="en">' in client.get("/").content.decode()
     client.force_login(make_user(language="de"))
     assert '<html lang="de">' in client.get("/").content.decode()
+
+
+@pytest.mark.usefixtures("_limits_on")
+def test_sign_up_beyond_the_write_rate_is_refused_with_retry_after_and_writes_nothing(
+    client: Client, settings
+) -> None:
+    settings.WRITE_THROTTLE_RATE = "2/min"
+    for n in range(2):
+        form = {"name": "N", "email": f"n{n}@example.com", "password": STRONG}
+        assert client.post("/signup", form).status_code == 302
+        client.post("/logout")
+    refused = client.post("/signup", {"name": "N", "email": "n9@example.com", "password": STRONG})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    assert "Too many attempts" in refused.content.decode()
+    assert not User.objects.filter(email="n9@example.com").exists()
