@@ -6,15 +6,18 @@ hints let password managers and phones fill the right field.
 """
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 
 def _email() -> forms.EmailField:
-    return forms.EmailField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    return forms.EmailField(
+        label=gettext_lazy("Email"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
 
 
 def _password(autocomplete: str) -> forms.CharField:
     return forms.CharField(
-        label="Password",
+        label=gettext_lazy("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}),
     )
@@ -27,7 +30,9 @@ class LoginForm(forms.Form):
 
 class SignupForm(forms.Form):
     name = forms.CharField(
-        label="Name", max_length=150, widget=forms.TextInput(attrs={"autocomplete": "name"})
+        label=gettext_lazy("Name"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
     email = _email()
     password = _password("new-password")

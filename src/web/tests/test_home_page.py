@@ -1,6 +1,6 @@
 """`/`: upcoming visible events, soonest first, in a fixed number of queries."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -8,6 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.tests.factories import make_user
 from events.models import Event
 from events.tests.factories import make_event, make_org
 
@@ -43,3 +44,13 @@ def test_the_home_page_costs_the_same_queries_for_one_event_or_many(client: Clie
         make_event(make_org())
     assert _home_queries(client) == one
     assert one <= 3  # the events, their ticket tiers (prefetch), nothing per row
+
+
+def test_times_are_in_the_events_zone_for_visitors_and_the_viewers_zone_when_signed_in(
+    client: Client,
+) -> None:
+    start = datetime(2030, 7, 1, 16, 0, tzinfo=UTC)
+    make_event(name="Zoned", start=start, end=start + timedelta(hours=2), timezone="Asia/Tokyo")
+    assert "Tue 2 Jul 2030, 01:00 JST" in client.get("/").content.decode()
+    client.force_login(make_user(timezone="Europe/Berlin"))
+    assert "Mon 1 Jul 2030, 18:00 CEST" in client.get("/").content.decode()

@@ -12,6 +12,8 @@ from django.contrib.auth import login, logout
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.service.login_limits import authenticate
@@ -21,23 +23,35 @@ from web.forms import LoginForm, SignupForm
 from web.views.limits import write_limited
 from web.views.navigation import next_url
 
-BAD_CREDENTIALS = "The e-mail address or the password is not right."
+StrOrPromise = str | Promise
+
+BAD_CREDENTIALS = gettext_lazy("The e-mail address or the password is not right.")
 
 
 @dataclass(frozen=True)
 class AccountPage:
     """What tells the two account pages apart; the title is also the button's name."""
 
-    title: str
+    title: StrOrPromise
     action: str
-    other_question: str
+    other_question: StrOrPromise
     other_action: str
-    other_link: str
+    other_link: StrOrPromise
 
 
-LOGIN = AccountPage("Log in", "/login", "No account yet?", "/signup", "Create one")
+LOGIN = AccountPage(
+    gettext_lazy("Log in"),
+    "/login",
+    gettext_lazy("No account yet?"),
+    "/signup",
+    gettext_lazy("Create one"),
+)
 SIGNUP = AccountPage(
-    "Sign up", "/signup", "Already have an account?", "/login", "Log in to your account"
+    gettext_lazy("Sign up"),
+    "/signup",
+    gettext_lazy("Already have an account?"),
+    "/login",
+    gettext_lazy("Log in to your account"),
 )
 
 
