@@ -54,3 +54,12 @@ def test_times_are_in_the_events_zone_for_visitors_and_the_viewers_zone_when_sig
     assert "Tue 2 Jul 2030, 01:00 JST" in client.get("/").content.decode()
     client.force_login(make_user(timezone="Europe/Berlin"))
     assert "Mon 1 Jul 2030, 18:00 CEST" in client.get("/").content.decode()
+
+
+def test_a_german_viewer_reads_german_dates(client: Client) -> None:
+    start = datetime(2030, 7, 1, 16, 0, tzinfo=UTC)
+    make_event(name="Zoned", start=start, end=start + timedelta(hours=2))
+    client.force_login(make_user(timezone="Europe/Berlin", language="de"))
+    body = client.get("/").content.decode()
+    assert "Montag, 1. Juli 2030, 18:00 CEST" in body
+    assert '<html lang="de">' in body
