@@ -63,3 +63,4 @@ def test_a_german_viewer_reads_german_dates(client: Client) -> None:
     body = client.get("/").content.decode()
     assert "Montag, 1. Juli 2030, 18:00 CEST" in body
     assert '<html lang="de">' in body
+    assert "Kommende Veranstaltungen" in body and "Abmelden" in body
