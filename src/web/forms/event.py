@@ -16,8 +16,10 @@ from events.models import TicketTier
 #: The service refuses bigger carts anyway; the field says so before a round trip.
 MAX_PER_TIER = 100
 
+
 def field_name(tier: TicketTier) -> str:
     return f"tier_{tier.pk.hex}"
+
 
 class CheckoutForm(forms.Form):
     def __init__(self, tiers: Sequence[TicketTier], *args: object, **kwargs: object) -> None:

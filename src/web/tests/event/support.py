@@ -30,7 +30,6 @@ def status_region(client: Client, event: Event) -> str:
     return region_of(page_body(client, event))
 
 
-
 def has_button(region: str, name: str) -> bool:
     return re.search(rf"<button[^>]*>{re.escape(name)}</button>", region) is not None
 

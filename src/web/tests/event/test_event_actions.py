@@ -3,6 +3,7 @@ its API route and redirects back to the page; a refusal changes nothing and show
 the region with the refusal's status."""
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -19,13 +20,13 @@ pytestmark = pytest.mark.django_db
 Offer = WaitlistOffer.WaitlistOfferStatus
 
 
-def post(client: Client, event: Event, action: str, data: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+def post(client: Client, event: Event, action: str, data: dict[str, object] | None = None) -> Any:
     return client.post(f"{event_path(event)}/{action}", data or {})
 
 
-def assert_back_on_the_page(response: object, event: Event) -> None:
-    assert response.status_code == 302, response.content[:500]  # type: ignore[attr-defined]
-    assert response["Location"] == event_path(event)  # type: ignore[index]
+def assert_back_on_the_page(response: Any, event: Event) -> None:
+    assert response.status_code == 302, response.content[:500]
+    assert response["Location"] == event_path(event)
 
 
 def test_attend_rsvps_yes_and_the_page_then_says_attending(client: Client) -> None:

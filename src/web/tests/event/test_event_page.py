@@ -37,7 +37,9 @@ def test_the_page_shows_name_times_in_the_events_zone_venue_organiser_and_seats(
     client: Client,
 ) -> None:
     organization = make_org(name="Tango Berlin")
-    venue = Venue.objects.create(organization=organization, name="Kesselhaus", address="Knaackstr. 97")
+    venue = Venue.objects.create(
+        organization=organization, name="Kesselhaus", address="Knaackstr. 97"
+    )
     event = make_event(
         organization,
         name="Milonga night",

@@ -48,9 +48,7 @@ def perform(request: HttpRequest, event_id: uuid.UUID, action: Action) -> HttpRe
 
 def refused(request: HttpRequest, event_id: uuid.UUID, refusal: EncoreError) -> HttpResponse:
     event = get_public_event(request.user, event_id)
-    return render_page(
-        request, event, message=gettext(refusal.detail), status=refusal.status_code
-    )
+    return render_page(request, event, message=gettext(refusal.detail), status=refusal.status_code)
 
 
 def _rsvp(answer: str) -> Action:
@@ -75,7 +73,7 @@ def cancel_rsvp(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
 @require_POST
 @signed_in
 def claim(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
-    """"Claim my seat": the RSVP yes that claims the held offer; ticketed events claim
+    """ "Claim my seat": the RSVP yes that claims the held offer; ticketed events claim
     through the checkout (the offer is claimed with the tickets)."""
     event = get_participation_event(request.user, event_id)
     if event.requires_ticket:

@@ -39,7 +39,7 @@ def checkout(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     message = ""
     if request.method == "POST" and form.is_valid():
         try:
-            BatchTicketService(event, user).create_batch(form.cart())  # type: ignore[arg-type]
+            BatchTicketService(event, user).create_batch(form.cart())
         except NOT_A_REFUSAL:
             raise
         except EncoreError as refusal:

@@ -22,9 +22,7 @@ def open_as(browser: Browser, live_server: Any, log_in: LogIn) -> Iterator[OpenA
     contexts: list[BrowserContext] = []
 
     def open_page(user: User | None, path: str, *, js: bool = True, **options: Any) -> Page:
-        context = browser.new_context(
-            base_url=live_server.url, java_script_enabled=js, **options
-        )
+        context = browser.new_context(base_url=live_server.url, java_script_enabled=js, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from accounts.tests.factories import make_user
 from events.models import EventRSVP, EventWaitList, WaitlistOffer
@@ -18,7 +18,7 @@ from web.tests.browser.event.conftest import POLL_TIMEOUT_MS, OpenAs
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def status(page: Page):  # type: ignore[no-untyped-def]
+def status(page: Page) -> Locator:
     return page.get_by_role("status", name="Your status")
 
 
@@ -67,9 +67,7 @@ def test_leaving_while_holding_an_offer_hands_it_to_the_next_members_open_page(
     status(page_a).get_by_role("button", name="Leave the waitlist").click()
     expect(status(page_a).get_by_role("button", name="Join the waitlist")).to_be_visible()
 
-    expect(status(page_c)).to_contain_text(
-        "A seat is held for you until", timeout=POLL_TIMEOUT_MS
-    )
+    expect(status(page_c)).to_contain_text("A seat is held for you until", timeout=POLL_TIMEOUT_MS)
     expect(status(page_c).get_by_role("button", name="Claim my seat")).to_be_visible()
     assert WaitlistOffer.objects.get(event=event, user=user_c).status == "pending"
 
