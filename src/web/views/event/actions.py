@@ -1,0 +1,102 @@
+"""The buttons of the "Your status" region: plain POST forms, redirect back to the page.
+
+Each calls the service of the matching API route (`POST /api/events/{id}/rsvp/{answer}`,
+`/waitlist/join`, `DELETE /waitlist/leave`, `/tickets/{ticket_id}/cancel`) on the event
+from `get_participation_event` (the API's door). A refusal (an eligibility refusal, a
+409 …) changes nothing: the page is rendered again with the refusal in the region and the
+refusal's status code. A missing or invisible event or ticket stays a 404 page.
+"""
+
+import uuid
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from common.errors import Busy, EncoreError, NotFound, PermissionDenied, Unavailable
+from events.models import Event, EventRSVP
+from events.selectors.event import get_participation_event, get_public_event
+from events.service import cancellation_service, waitlist_service
+from events.service.event_manager.manager import EventManager
+from web.views.access import signed_in
+from web.views.event.page import render_page
+
+#: Errors that are not a refusal of the action: the error page shows them (404, 403, 503).
+NOT_A_REFUSAL = (NotFound, PermissionDenied, Busy, Unavailable)
+
+Action = Callable[[User, Event], object]
+
+
+def event_path(event_id: uuid.UUID) -> str:
+    return f"/events/{event_id}"
+
+
+def perform(request: HttpRequest, event_id: uuid.UUID, action: Action) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    event = get_participation_event(user, event_id)
+    try:
+        action(user, event)
+    except NOT_A_REFUSAL:
+        raise
+    except EncoreError as refusal:
+        return refused(request, event_id, refusal)
+    return redirect(event_path(event_id))
+
+
+def refused(request: HttpRequest, event_id: uuid.UUID, refusal: EncoreError) -> HttpResponse:
+    event = get_public_event(request.user, event_id)
+    return render_page(request, event, message=gettext(refusal.detail), status=refusal.status_code)
+
+
+def _rsvp(answer: str) -> Action:
+    def answer_rsvp(user: User, event: Event) -> object:
+        return EventManager(user, event).rsvp(answer)
+
+    return answer_rsvp
+
+
+@require_POST
+@signed_in
+def attend(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    return perform(request, event_id, _rsvp(EventRSVP.Status.YES))
+
+
+@require_POST
+@signed_in
+def cancel_rsvp(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    return perform(request, event_id, _rsvp(EventRSVP.Status.NO))
+
+
+@require_POST
+@signed_in
+def claim(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    """ "Claim my seat": the RSVP yes that claims the held offer; ticketed events claim
+    through the checkout (the offer is claimed with the tickets)."""
+    event = get_participation_event(request.user, event_id)
+    if event.requires_ticket:
+        return redirect(f"{event_path(event_id)}/checkout")
+    return perform(request, event_id, _rsvp(EventRSVP.Status.YES))
+
+
+@require_POST
+@signed_in
+def join(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    return perform(request, event_id, waitlist_service.join_waitlist)
+
+
+@require_POST
+@signed_in
+def leave(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    return perform(request, event_id, waitlist_service.leave_waitlist)
+
+
+@require_POST
+@signed_in
+def cancel_ticket(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) -> HttpResponse:
+    def give_back(user: User, event: Event) -> object:
+        return cancellation_service.cancel_ticket_by_user(user, ticket_id, event_id=event.pk)
+
+    return perform(request, event_id, give_back)
