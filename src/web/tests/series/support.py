@@ -17,7 +17,10 @@ def next_weekday_at(weekday: int, hour: int, weeks: int = 1) -> datetime:
 
 
 def weekly_series(
-    organization: Organization, *, weekdays: list[int] | None = None, generated: bool = True,
+    organization: Organization,
+    *,
+    weekdays: list[int] | None = None,
+    generated: bool = True,
     **fields: Any,
 ) -> EventSeries:
     """Weekly on Tuesdays 18:00 UTC, published automatically, four weeks ahead."""

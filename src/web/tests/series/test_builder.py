@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts.tests.factories import make_user
-from events.models import EventSeries, Organization, StaffPermission
+from events.models import EventSeries, Organization
 from events.tests.factories import make_org, make_staff
 from events.tests.recurrence_builders import occurrences
 
@@ -51,7 +51,9 @@ class TestThePage:
         for label in ("Name", "Starts on", "Time", "Duration", "Time zone", "Repeats", "Every"):
             assert f">{label}</label>" in body, label
         for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"):
-            assert re.search(rf'<input type="checkbox" name="weekdays" value="\d"[^>]*> {day}</label>', body), day
+            assert re.search(
+                rf'<input type="checkbox" name="weekdays" value="\d"[^>]*> {day}</label>', body
+            ), day
         assert "<legend>Ends</legend>" in body
         assert "Day of the month" in body and "Weekday of the month" in body
         assert "Publish automatically</label>" in body and ">Weeks ahead</label>" in body
@@ -79,7 +81,7 @@ class TestThePage:
 
     def test_staff_with_create_event_may_build(self) -> None:
         org = make_org()
-        staff = make_staff(org, **{StaffPermission.CREATE_EVENT: True})
+        staff = make_staff(org, create_event=True)
         assert signed_in(staff).get(f"/manage/{org.slug}/series/new").status_code == 200
 
 
@@ -133,13 +135,18 @@ class TestCreate:
         rule = EventSeries.objects.get().recurrence_rule
         assert rule is not None
         assert (rule.monthly_type, rule.nth_weekday, rule.weekday, rule.weekdays) == (
-            "weekday", -1, 4, []
+            "weekday",
+            -1,
+            4,
+            [],
         )
 
 
 class TestValidation:
     def _errors_of(self, body: str, field: str) -> str:
-        match = re.search(rf'<ul class="field-errors" id="id_{field}-errors">(.*?)</ul>', body, re.S)
+        match = re.search(
+            rf'<ul class="field-errors" id="id_{field}-errors">(.*?)</ul>', body, re.S
+        )
         assert match, f"no errors next to {field}"
         return match.group(1)
 
@@ -211,14 +218,25 @@ class TestPreview:
         org = make_org()
         client = signed_in(org.owner)
         data = builder_data(frequency="monthly", monthly_type="day", day_of_month="31")
-        dates = datetimes(client.post(f"/manage/{org.slug}/series/new/preview", data).content.decode())
+        dates = datetimes(
+            client.post(f"/manage/{org.slug}/series/new/preview", data).content.decode()
+        )
         assert [d.month for d in dates[:4]] == [3, 5, 7, 8]  # months without a 31st are skipped
         counted = builder_data(ends="after", count="3")
-        assert len(datetimes(client.post(f"/manage/{org.slug}/series/new/preview", counted).content.decode())) == 3
+        assert (
+            len(
+                datetimes(
+                    client.post(f"/manage/{org.slug}/series/new/preview", counted).content.decode()
+                )
+            )
+            == 3
+        )
 
     def test_an_incomplete_rule_previews_nothing(self) -> None:
         org = make_org()
-        body = signed_in(org.owner).post(
-            f"/manage/{org.slug}/series/new/preview", builder_data(starts_on="")
-        ).content.decode()
+        body = (
+            signed_in(org.owner)
+            .post(f"/manage/{org.slug}/series/new/preview", builder_data(starts_on=""))
+            .content.decode()
+        )
         assert "Next dates" not in body.split("<p>")[0] and "<time" not in body

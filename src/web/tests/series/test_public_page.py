@@ -52,7 +52,10 @@ def test_drafts_and_past_dates_are_not_listed(client: Client) -> None:
 def test_an_invisible_series_is_a_404_as_in_the_api(client: Client) -> None:
     hidden = weekly_series(make_org(visibility=Organization.Visibility.PRIVATE))
     assert client.get(url(hidden)).status_code == 404
-    assert client.get(f"/api/events/{hidden.organization.slug}/series/{hidden.slug}").status_code == 404
+    assert (
+        client.get(f"/api/events/{hidden.organization.slug}/series/{hidden.slug}").status_code
+        == 404
+    )
     assert client.get(f"/events/{hidden.organization.slug}/series/no-such").status_code == 404
 
 
@@ -71,7 +74,8 @@ def _queries(client: Client, path: str) -> int:
 def test_the_page_costs_the_same_queries_for_one_date_or_many(client: Client) -> None:
     few = weekly_series(make_org(), generation_window_weeks=2)
     many = weekly_series(make_org(), weekdays=[0, 1, 2, 3, 4, 5, 6], generation_window_weeks=8)
-    assert 1 <= len(occurrences(few)) <= 2 < 40 <= len(occurrences(many))
+    assert 1 <= len(occurrences(few)) <= 2
+    assert len(occurrences(many)) >= 40
     one = _queries(client, url(few))
     assert _queries(client, url(many)) == one
     assert one <= 3

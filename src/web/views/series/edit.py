@@ -30,8 +30,6 @@ from web.views.series.rule_words import describe_rule
 SERVICE_REFUSALS = (InvalidInput, ValidationError, Conflict)
 
 
-
-
 @signed_in
 def edit_template(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
     series = access_series_by_id(request.user, series_id, EDIT)

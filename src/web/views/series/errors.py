@@ -24,7 +24,10 @@ def add_service_errors(form: forms.Form, exc: Exception) -> None:
 def _errors_of(exc: Exception) -> dict[str, list[Any]]:
     if isinstance(exc, ValidationError):
         if hasattr(exc, "error_dict"):
-            return {name: [m for e in errors for m in e.messages] for name, errors in exc.error_dict.items()}
+            return {
+                name: [m for e in errors for m in e.messages]
+                for name, errors in exc.error_dict.items()
+            }
         return {"__all__": exc.messages}
     if isinstance(exc, EncoreError):
         errors = exc.extra.get("errors")

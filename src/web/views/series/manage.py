@@ -55,6 +55,7 @@ def page_context(request: HttpRequest, series: EventSeries) -> dict[str, object]
         "zone": zone,
         "refusals": {},
         "refused_date": "",
+        "listed_dates": {event.start.isoformat() for event in upcoming},
     }
 
 
@@ -99,7 +100,6 @@ def _resume(request: HttpRequest, series: EventSeries) -> str:
     return gettext("The series is running again.")
 
 
-
 def series_action(name: str, action: Action) -> Callable[..., HttpResponse]:
     @signed_in
     @require_POST
@@ -112,7 +112,10 @@ def series_action(name: str, action: Action) -> Callable[..., HttpResponse]:
             context = page_context(request, fresh)
             # Shown next to the button pressed (the date's row for "Cancel this date").
             context["refusals"] = {name.replace("-", "_"): gettext(exc.detail)}
-            context["refused_date"] = request.POST.get("occurrence_date", "")
+            refused = request.POST.get("occurrence_date", "")
+            context["refused_date"] = refused
+            if name == "cancel-date" and refused not in context["listed_dates"]:  # type: ignore[operator]
+                context["refusals"] = {"cancel_date_unlisted": gettext(exc.detail)}
             return render(request, "web/series/manage.html", context, status=exc.status_code)
         messages.success(request, done)
         return redirect(series_url(series))

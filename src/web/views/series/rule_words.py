@@ -52,9 +52,10 @@ def describe_rule(rule: RecurrenceRule) -> str:
         "time": local_start.strftime("%H:%M"),
     }
     if rule.count is not None:
-        return ngettext(
-            "%(rule)s, %(count)d time", "%(rule)s, %(count)d times", rule.count
-        ) % {"rule": sentence, "count": rule.count}
+        return ngettext("%(rule)s, %(count)d time", "%(rule)s, %(count)d times", rule.count) % {
+            "rule": sentence,
+            "count": rule.count,
+        }
     if rule.until is not None:
         until = rule.until.astimezone(get_zone(rule.timezone))
         # Translators: a Django date format for the last date of a series ("30 June 2027").
