@@ -18,7 +18,6 @@ from web.tests.series.support import weekly_series
 pytestmark = pytest.mark.django_db
 
 
-
 def signed_in(user: Any) -> Client:
     client = Client()
     client.force_login(user)
