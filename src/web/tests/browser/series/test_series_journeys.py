@@ -8,6 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from events.models import Event, EventSeries, Organization
+from events.service import recurrence_service
 from events.tests.recurrence_builders import occurrences
 from web.tests.browser.axe import severe_violations
 from web.tests.series.support import weekly_series
@@ -33,20 +34,9 @@ def fill_builder(page: Page, first: date, weeks_ahead: int) -> None:
     page.get_by_label("Weeks ahead").fill(str(weeks_ahead))
 
 
-def test_the_organiser_builds_a_series_across_a_dst_switch_and_fixes_its_cadence(
-    page: Page,
-    phone_page: Page,
-    log_in: Any,
-    axe_source: str,
-    organiser: Organization,
-    first_tuesday: date,
-) -> None:
-    log_in(page, organiser.owner)
-    page.goto(f"/manage/{organiser.slug}/series/new")
-    assert severe_violations(page, axe_source) == []
+def preview_then_create(page: Page, first_tuesday: date) -> EventSeries:
     weeks = (first_tuesday - timezone.localdate()).days // 7 + 5
     fill_builder(page, first_tuesday, weeks)
-
     dates = page.get_by_role("list", name="Next dates").get_by_role("listitem")
     expect(dates).to_have_count(10)
     expect(dates.first).to_contain_text(first_tuesday.strftime("Tue %-d %b %Y, 18:00"))
@@ -57,45 +47,63 @@ def test_the_organiser_builds_a_series_across_a_dst_switch_and_fixes_its_cadence
     assert all(", 18:00 " in text for text in texts), texts
     assert zones[0] == zones[1] != zones[2] == zones[9], zones  # CET → CEST or back
     assert not EventSeries.objects.exists()  # previewed, nothing saved
-
     page.get_by_role("button", name="Create series").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Tuesday run")
     expect(page.get_by_role("status")).to_contain_text("The series was created.")
-    series = EventSeries.objects.get()
+    return EventSeries.objects.get()
+
+
+def cancel_one_date(page: Page, event: Event) -> None:
+    row = page.get_by_role("row").filter(has=page.locator(f'a[href="/events/{event.pk}"]'))
+    row.get_by_role("button", name="Cancel this date").click()
+    expect(page.get_by_role("status")).to_contain_text("The date was cancelled.")
+    expect(row).to_contain_text("Cancelled")
+
+
+def check_public_page(page: Page, series: EventSeries, cancelled: Event) -> None:
+    page.goto(f"/events/{series.organization.slug}/series/{series.slug}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(series.name)
+    item = (
+        page.get_by_role("listitem")
+        .filter(has=page.get_by_role("link", name=cancelled.name))
+        .filter(has_text=cancelled.start.strftime("%-d %b %Y"))
+    )
+    expect(item).to_contain_text("Cancelled")
+    expect(page.get_by_role("link", name="Subscribe")).to_have_attribute(
+        "href", f"/api/event-series/{series.pk}/calendar.ics"
+    )
+
+
+def move_to_thursdays(page: Page, first_tuesday: date) -> None:
+    page.get_by_role("link", name="Change cadence").click()
+    page.get_by_role("checkbox", name="Tuesday").uncheck()
+    page.get_by_role("checkbox", name="Thursday").check()
+    thursday = (first_tuesday + timedelta(days=2)).strftime("Thu %-d %b %Y, 18:00")
+    first = page.get_by_role("list", name="Next dates").get_by_role("listitem").first
+    expect(first).to_contain_text(thursday)
+    page.get_by_role("button", name="Save cadence").click()
+
+
+def test_the_organiser_builds_a_series_across_a_dst_switch_and_fixes_its_cadence(
+    page: Page, log_in: Any, axe_source: str, organiser: Organization, first_tuesday: date
+) -> None:
+    log_in(page, organiser.owner)
+    page.goto(f"/manage/{organiser.slug}/series/new")
+    assert severe_violations(page, axe_source) == []
+    series = preview_then_create(page, first_tuesday)
     assert severe_violations(page, axe_source) == []
 
     page.get_by_role("button", name="Generate now").click()
     expect(page.get_by_role("status")).to_contain_text("dates created.")
     created = occurrences(series)
     assert len(created) >= 4
+    cancel_one_date(page, created[1])
 
-    second = page.get_by_role("row").filter(has=page.locator(f'a[href="/events/{created[1].pk}"]'))
-    second.get_by_role("button", name="Cancel this date").click()
-    expect(page.get_by_role("status")).to_contain_text("The date was cancelled.")
-    expect(second).to_contain_text("Cancelled")
-
-    page.goto(f"/events/{organiser.slug}/series/{series.slug}")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Tuesday run")
-    cancelled = (
-        page.get_by_role("listitem")
-        .filter(has=page.get_by_role("link", name=created[1].name))
-        .filter(has_text=created[1].start.strftime("%-d %b %Y"))
-    )
-    expect(cancelled).to_contain_text("Cancelled")
-    expect(page.get_by_role("link", name="Subscribe")).to_have_attribute(
-        "href", f"/api/event-series/{series.pk}/calendar.ics"
-    )
+    check_public_page(page, series, created[1])
     assert severe_violations(page, axe_source) == []
 
     page.goto(f"/manage/series/{series.pk}")
-    page.get_by_role("link", name="Change cadence").click()
-    page.get_by_role("checkbox", name="Tuesday").uncheck()
-    page.get_by_role("checkbox", name="Thursday").check()
-    thursday = (first_tuesday + timedelta(days=2)).strftime("Thu %-d %b %Y, 18:00")
-    expect(
-        page.get_by_role("list", name="Next dates").get_by_role("listitem").first
-    ).to_contain_text(thursday)
-    page.get_by_role("button", name="Save cadence").click()
+    move_to_thursdays(page, first_tuesday)
     stale = page.get_by_role("region", name="Stale dates")
     expect(stale.get_by_role("listitem")).to_have_count(len(created) - 1)
     assert severe_violations(page, axe_source) == []
@@ -104,10 +112,18 @@ def test_the_organiser_builds_a_series_across_a_dst_switch_and_fixes_its_cadence
     expect(page.get_by_role("region", name="Stale dates")).to_have_count(0)
     assert all(e.status == Event.Status.CANCELLED for e in occurrences(series))
 
+
+def test_the_series_pages_fit_a_phone(
+    phone_page: Page, log_in: Any, organiser: Organization
+) -> None:
+    series = weekly_series(organiser, name="A rather long series name that has to wrap somehow")
+    recurrence_service.cancel_occurrence(series, occurrences(series)[0].start)
     log_in(phone_page, organiser.owner)
     for path in (
         f"/manage/{organiser.slug}/series/new",
         f"/manage/series/{series.pk}",
+        f"/manage/series/{series.pk}/recurrence",
+        f"/manage/series/{series.pk}/template",
         f"/events/{organiser.slug}/series/{series.slug}",
     ):
         phone_page.goto(path)
