@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.tests.factories import make_user
 from events.models import Event, EventSeries, Organization
 from events.service import recurrence_service
-from events.tests.factories import make_org, make_staff
+from events.tests.factories import make_event, make_org, make_staff
 from events.tests.recurrence_builders import occurrences, rule_of
 from web.tests.series.support import weekly_series
 
@@ -135,15 +135,24 @@ class TestActions:
         )
         assert EventSeries.objects.get(pk=series.pk).exdates == []
 
-    def test_a_conflict_shows_next_to_the_action(self) -> None:
+    def test_a_conflict_shows_in_the_row_of_the_date_and_changes_nothing(self) -> None:
         org = make_org()
         plain = EventSeries.objects.create(organization=org, name="Plain", slug="plain")
+        event = make_event(org, event_series=plain)
         response = signed_in(org.owner).post(
-            f"/manage/series/{plain.pk}/cancel-date",
-            {"occurrence_date": "2030-01-01T10:00:00+00:00"},
+            f"/manage/series/{plain.pk}/cancel-date", {"occurrence_date": event.start.isoformat()}
         )
         assert response.status_code == 409
-        assert "This series has no recurrence rule or template." in response.content.decode()
+        row = row_of(response.content.decode(), event)
+        assert "This series has no recurrence rule or template." in row
+        event.refresh_from_db()
+        assert event.status == Event.Status.OPEN
+
+    def test_a_plain_series_page_still_opens(self) -> None:
+        org = make_org()
+        plain = EventSeries.objects.create(organization=org, name="Plain", slug="plain")
+        response = signed_in(org.owner).get(f"/manage/series/{plain.pk}")
+        assert response.status_code == 200  # a plain series: no rule, the page still opens
 
     def test_pause_and_resume(self) -> None:
         series = weekly_series(make_org())

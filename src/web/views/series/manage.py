@@ -25,6 +25,7 @@ from events.selectors.series_pages import access_series_by_id, series_occurrence
 from events.series_errors import NotAnOccurrence
 from events.service import recurrence_service
 from web.views.access import activate_viewer_zone, signed_in
+from web.views.series.rows import occurrence_rows
 from web.views.series.rule_words import describe_rule
 
 EDIT = StaffPermission.EDIT_EVENT_SERIES
@@ -36,26 +37,29 @@ def series_url(series: EventSeries) -> str:
     return f"/manage/series/{series.pk}"
 
 
-def page_context(request: HttpRequest, series: EventSeries) -> dict[str, object]:
+def page_context(
+    request: HttpRequest, series: EventSeries, refused: tuple[str, str] = ("", "")
+) -> dict[str, object]:
     """Occurrences (upcoming first, then the past, latest first) and the drift, in a
-    fixed number of queries."""
+    fixed number of queries. `refused`: a date whose cancellation was refused, and why."""
     rule = series.recurrence_rule
     zone = activate_viewer_zone(request, fallback=rule.timezone if rule else "UTC")
     now = timezone.now()
     occurrences = series_occurrences(series)
     drifted = set(recurrence_service.detect_cadence_drift(series)) if rule else set()
     upcoming = [event for event in occurrences if event.start >= now]
+    past = [event for event in reversed(occurrences) if event.start < now]
+    rows = occurrence_rows(upcoming, zone, refused)
+    unlisted = refused[1] if refused[1] and not any(row["refusal"] for row in rows) else ""
     return {
         "series": series,
         "rule_words": describe_rule(rule) if rule is not None else "",
         "rule_zone": rule.timezone if rule is not None else "",
-        "upcoming": upcoming,
-        "past": [event for event in reversed(occurrences) if event.start < now],
-        "stale": [event for event in upcoming if event.pk in drifted],
+        "upcoming": rows,
+        "past": occurrence_rows(past, zone),
+        "stale": occurrence_rows([event for event in upcoming if event.pk in drifted], zone),
         "zone": zone,
-        "refusals": {},
-        "refused_date": "",
-        "listed_dates": {event.start.isoformat() for event in upcoming},
+        "refusals": {"cancel_date_unlisted": unlisted} if unlisted else {},
     }
 
 
@@ -108,14 +112,14 @@ def series_action(name: str, action: Action) -> Callable[..., HttpResponse]:
         try:
             done = action(request, series)
         except REFUSALS as exc:
+            reason = gettext(exc.detail)
             fresh = access_series_by_id(request.user, series_id, EDIT)
-            context = page_context(request, fresh)
-            # Shown next to the button pressed (the date's row for "Cancel this date").
-            context["refusals"] = {name.replace("-", "_"): gettext(exc.detail)}
-            refused = request.POST.get("occurrence_date", "")
-            context["refused_date"] = refused
-            if name == "cancel-date" and refused not in context["listed_dates"]:  # type: ignore[operator]
-                context["refusals"] = {"cancel_date_unlisted": gettext(exc.detail)}
+            if name == "cancel-date":  # shown in the date's row (or above the dates)
+                refused = (request.POST.get("occurrence_date", ""), reason)
+                context = page_context(request, fresh, refused)
+            else:  # shown next to the button pressed
+                context = page_context(request, fresh)
+                context["refusals"] = {name.replace("-", "_"): reason}
             return render(request, "web/series/manage.html", context, status=exc.status_code)
         messages.success(request, done)
         return redirect(series_url(series))
