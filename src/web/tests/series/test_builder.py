@@ -161,6 +161,9 @@ class TestValidation:
         assert "required" in self._errors_of(body, "name")
         assert "greater than or equal to 1" in self._errors_of(body, "interval")
         assert "Mars/Olympus" in self._errors_of(body, "timezone")
+        assert re.search(
+            r'<input type="text" name="name"[^>]*aria-describedby="id_name-errors"', body
+        )
         assert not EventSeries.objects.exists()
 
     def test_a_missing_count_or_end_date_shows_next_to_it(self) -> None:

@@ -244,7 +244,16 @@ class TestActions:
         assert all(e.name != "Solo" for e in occurrences(series))
 
 
-ACTIONS = ["generate", "cancel-date", "cancel-stale", "pause", "resume", "template", "recurrence"]
+ACTIONS = [
+    "generate",
+    "cancel-date",
+    "cancel-stale",
+    "pause",
+    "resume",
+    "template",
+    "recurrence",
+    "recurrence/preview",
+]
 
 
 @pytest.mark.parametrize("action", ACTIONS)

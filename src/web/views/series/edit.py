@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from common.errors import Conflict, InvalidInput
 from events.models import EventSeries
@@ -59,7 +59,11 @@ def edit_template(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
 def _template_saved(count: int) -> str:
     if not count:
         return gettext("The template was saved.")
-    return gettext("The template was saved and %(count)d dates were updated.") % {"count": count}
+    return ngettext(
+        "The template was saved and %(count)d date was updated.",
+        "The template was saved and %(count)d dates were updated.",
+        count,
+    ) % {"count": count}
 
 
 def _cadence_form(request: HttpRequest, series: EventSeries) -> tuple[CadenceForm, CadenceForm]:
