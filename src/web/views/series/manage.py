@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from common.errors import Conflict, InvalidInput
+from common.errors import Conflict, EncoreError, InvalidInput
 from events.models import EventSeries, StaffPermission
 from events.selectors.series_pages import access_series_by_id, series_occurrences
 from events.series_errors import NotAnOccurrence
@@ -63,6 +63,16 @@ def page_context(
     }
 
 
+def reason_of(exc: EncoreError) -> str:
+    """The refusal in words: a field error's own message when the service gave one."""
+    errors = exc.extra.get("errors")
+    if isinstance(errors, dict):
+        for messages_of_field in errors.values():
+            if messages_of_field:
+                return gettext(str(messages_of_field[0]))
+    return gettext(exc.detail)
+
+
 @signed_in
 def series_admin(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
     series = access_series_by_id(request.user, series_id, EDIT)
@@ -82,7 +92,7 @@ def _cancel_date(request: HttpRequest, series: EventSeries) -> str:
     try:
         moment = datetime.fromisoformat(request.POST.get("occurrence_date", ""))
     except ValueError as exc:
-        raise InvalidInput({"occurrence_date": ["Not a date and time."]}) from exc
+        raise InvalidInput({"occurrence_date": [gettext("Not a date and time.")]}) from exc
     recurrence_service.cancel_occurrence(series, moment)
     return gettext("The date was cancelled.")
 
@@ -112,7 +122,7 @@ def series_action(name: str, action: Action) -> Callable[..., HttpResponse]:
         try:
             done = action(request, series)
         except REFUSALS as exc:
-            reason = gettext(exc.detail)
+            reason = reason_of(exc)
             fresh = access_series_by_id(request.user, series_id, EDIT)
             if name == "cancel-date":  # shown in the date's row (or above the dates)
                 refused = (request.POST.get("occurrence_date", ""), reason)
