@@ -1,0 +1,332 @@
+"""The series builder and the cadence form: page fields → the rule the service takes.
+
+The values are checked by `events.utils.recurrence_validators` (the functions
+`RecurrenceRule.clean()` and the API schemas run), so the page accepts exactly the
+rules the API accepts; its messages land next to the page field they are about.
+Fields that do not apply to the chosen frequency (weekdays of a monthly rule, the end
+date when "Ends" is "Never" …) are ignored rather than refused: the form shows them all.
+"""
+
+import zoneinfo
+from datetime import date, datetime, time, timedelta
+from functools import lru_cache
+from typing import Any
+
+from django import forms
+from django.utils.dates import WEEKDAYS
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from common.timezones import get_zone
+from events.models import RecurrenceRule
+from events.models.event_series import DEFAULT_GENERATION_WINDOW_WEEKS
+from events.models.recurrence_rule import SCHEDULE_FIELDS
+from events.utils import recurrence_validators as rv
+
+#: A validator's field name → the page field its message is shown next to.
+RULE_FIELD_OF = {
+    "frequency": "frequency",
+    "interval": "interval",
+    "weekdays": "weekdays",
+    "monthly_type": "monthly_type",
+    "day_of_month": "day_of_month",
+    "nth_weekday": "nth_weekday",
+    "weekday": "weekday",
+    "timezone": "timezone",
+    "dtstart": "starts_on",
+    "until": "until_date",
+    "count": "count",
+    "generation_window_weeks": "weeks_ahead",
+}
+ENDS_NEVER, ENDS_ON, ENDS_AFTER = "never", "on", "after"
+#: Fields that say nothing about the dates: their errors never hide the preview.
+NON_RULE_FIELDS = frozenset({"name", "duration", "weeks_ahead", "auto_publish"})
+
+
+@lru_cache(maxsize=1)
+def zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones() | {"UTC"})]
+
+
+def _weekday_choices() -> list[tuple[str, str]]:
+    return [(str(day), str(WEEKDAYS[day])) for day in range(7)]
+
+
+class DescribedErrorsForm(forms.Form):
+    """A field with errors points at them (`aria-describedby`), next to its help text."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        for name in self.errors:
+            if name not in self.fields:
+                continue
+            bound = self[name]
+            ids = [f"{bound.auto_id}_helptext"] if self.fields[name].help_text else []
+            ids.append(f"{bound.auto_id}-errors")
+            self.fields[name].widget.attrs["aria-describedby"] = " ".join(ids)
+            self.fields[name].widget.attrs["aria-invalid"] = "true"
+
+
+class RuleForm(DescribedErrorsForm):
+    """The cadence: every field of the rule but its first date and time, and the window."""
+
+    timezone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices)
+    frequency = forms.ChoiceField(
+        label=_("Repeats"),
+        choices=[
+            (RecurrenceRule.Frequency.DAILY, _("Daily")),
+            (RecurrenceRule.Frequency.WEEKLY, _("Weekly")),
+            (RecurrenceRule.Frequency.MONTHLY, _("Monthly")),
+            (RecurrenceRule.Frequency.YEARLY, _("Yearly")),
+        ],
+        initial=RecurrenceRule.Frequency.WEEKLY,
+    )
+    interval = forms.IntegerField(
+        label=_("Every"),
+        min_value=1,
+        max_value=999,
+        initial=1,
+        help_text=_("1 = every day, week, month or year; 2 = every other one …"),
+    )
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("On these days (daily and weekly)"),
+        choices=_weekday_choices,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    monthly_type = forms.ChoiceField(
+        label=_("Monthly by"),
+        choices=[
+            (RecurrenceRule.MonthlyType.DAY_OF_MONTH, _("Day of the month")),
+            (RecurrenceRule.MonthlyType.NTH_WEEKDAY, _("Weekday of the month")),
+        ],
+        initial=RecurrenceRule.MonthlyType.DAY_OF_MONTH,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    day_of_month = forms.IntegerField(
+        label=_("Day of the month"), min_value=1, max_value=31, required=False
+    )
+    nth_weekday = forms.TypedChoiceField(
+        label=_("Week of the month"),
+        choices=[
+            ("1", _("First")),
+            ("2", _("Second")),
+            ("3", _("Third")),
+            ("4", _("Fourth")),
+            ("-1", _("Last")),
+        ],
+        coerce=int,
+        required=False,
+    )
+    weekday = forms.TypedChoiceField(
+        label=_("Day of the week"), choices=_weekday_choices, coerce=int, required=False
+    )
+    ends = forms.ChoiceField(
+        label=_("Ends"),
+        choices=[
+            (ENDS_NEVER, _("Never")),
+            (ENDS_ON, _("On a date")),
+            (ENDS_AFTER, _("After a number of dates")),
+        ],
+        initial=ENDS_NEVER,
+        widget=forms.RadioSelect,
+    )
+    until_date = forms.DateField(
+        label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    count = forms.IntegerField(label=_("Number of dates"), min_value=1, required=False)
+    auto_publish = forms.BooleanField(label=_("Publish automatically"), required=False)
+    weeks_ahead = forms.IntegerField(
+        label=_("Weeks ahead"),
+        min_value=rv.GENERATION_WINDOW_WEEKS_MIN,
+        max_value=rv.GENERATION_WINDOW_WEEKS_MAX,
+        initial=DEFAULT_GENERATION_WINDOW_WEEKS,
+        help_text=_("How far ahead dates are created."),
+    )
+
+    #: Set by `clean()` when the whole rule is valid.
+    rule: RecurrenceRule | None = None
+
+    def start(self) -> datetime | None:
+        """The rule's first date and time (the cadence form keeps the saved one)."""
+        raise NotImplementedError
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not self._rule_inputs_valid():
+            return cleaned
+        dtstart = self.start()
+        fields = self._rule_fields(cleaned, dtstart)
+        if not self._rule_inputs_valid():
+            return cleaned
+        errors = rv.recurrence_rule_errors(fields)
+        for name, messages in errors.items():
+            for message in messages:
+                self.add_error(RULE_FIELD_OF.get(name), gettext(message))
+        if not errors:
+            self.rule = RecurrenceRule(**fields)
+        return cleaned
+
+    def _rule_inputs_valid(self) -> bool:
+        return not set(self.errors) - NON_RULE_FIELDS
+
+    def rule_fields(self) -> dict[str, Any]:
+        """The schedule fields of the valid rule (after `is_valid()`)."""
+        assert self.rule is not None
+        return {name: getattr(self.rule, name) for name in SCHEDULE_FIELDS}
+
+    def _rule_fields(self, cleaned: dict[str, Any], dtstart: datetime | None) -> dict[str, Any]:
+        frequency = cleaned["frequency"]
+        zone = cleaned["timezone"]
+        fields: dict[str, Any] = {
+            "frequency": frequency,
+            "interval": cleaned["interval"],
+            "timezone": zone,
+            "dtstart": dtstart,
+            "weekdays": sorted(set(cleaned.get("weekdays") or []))
+            if frequency in rv.WEEKDAY_FREQUENCIES
+            else [],
+            "monthly_type": None,
+            "day_of_month": None,
+            "nth_weekday": None,
+            "weekday": None,
+            "until": None,
+            "count": None,
+        }
+        if frequency == RecurrenceRule.Frequency.MONTHLY:
+            fields.update(self._monthly(cleaned, dtstart, zone))
+        ends = cleaned["ends"]
+        if ends == ENDS_ON:
+            if cleaned.get("until_date") is None:
+                self.add_error("until_date", gettext("Give the last date."))
+            else:
+                fields["until"] = _end_of_day(cleaned["until_date"], zone)
+        elif ends == ENDS_AFTER:
+            if cleaned.get("count") is None:
+                self.add_error("count", gettext("Give the number of dates."))
+            fields["count"] = cleaned.get("count")
+        return fields
+
+    def _monthly(
+        self, cleaned: dict[str, Any], dtstart: datetime | None, zone: str
+    ) -> dict[str, Any]:
+        local = dtstart.astimezone(get_zone(zone)) if dtstart is not None else None
+        if cleaned.get("monthly_type") == RecurrenceRule.MonthlyType.NTH_WEEKDAY:
+            weekday = cleaned.get("weekday")
+            if weekday is None and local is not None:
+                weekday = local.weekday()
+            nth = cleaned.get("nth_weekday")
+            return {
+                "monthly_type": RecurrenceRule.MonthlyType.NTH_WEEKDAY,
+                "nth_weekday": nth if nth is not None else 1,
+                "weekday": weekday,
+            }
+        day = cleaned.get("day_of_month")
+        if day is None and local is not None:
+            day = local.day
+        return {"monthly_type": RecurrenceRule.MonthlyType.DAY_OF_MONTH, "day_of_month": day}
+
+
+def _end_of_day(day: date, zone: str) -> datetime:
+    """The last moment of `day` in the rule's zone: a date ends the series inclusively."""
+    return datetime.combine(day, time(23, 59, 59), tzinfo=get_zone(zone))
+
+
+class SeriesBuilderForm(RuleForm):
+    """`/manage/{org}/series/new`: the series' name, first date, time and length, and its rule."""
+
+    name = forms.CharField(label=_("Name"), max_length=150)
+    starts_on = forms.DateField(
+        label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    time = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
+    duration = forms.IntegerField(
+        label=_("Duration"),
+        min_value=1,
+        max_value=7 * 24 * 60,
+        initial=60,
+        help_text=_("In minutes."),
+    )
+
+    field_order = ["name", "starts_on", "time", "duration", "timezone"]
+
+    def __init__(self, *args: Any, zone: str = "UTC", today: date | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["timezone"].initial = zone
+        first = (today or date.today()) + timedelta(days=7)
+        self.fields["starts_on"].initial = first.isoformat()
+        self.fields["time"].initial = "18:00"
+
+    def start(self) -> datetime | None:
+        day, at, zone = (self.cleaned_data.get(k) for k in ("starts_on", "time", "timezone"))
+        if day is None or at is None or zone is None:
+            return None
+        return datetime.combine(day, at, tzinfo=get_zone(zone))
+
+    def template_fields(self) -> dict[str, Any]:
+        """The template event of the create body: the series' name, its length, its zone."""
+        start = self.start()
+        assert start is not None
+        return {
+            "name": self.cleaned_data["name"].strip(),
+            "end": start + timedelta(minutes=self.cleaned_data["duration"]),
+            "timezone": self.cleaned_data["timezone"],
+        }
+
+
+class CadenceForm(RuleForm):
+    """`/manage/series/{id}/recurrence`: the rule's cadence; its first date stays."""
+
+    def __init__(self, *args: Any, rule: RecurrenceRule, **kwargs: Any):
+        self.saved_rule = rule
+        super().__init__(*args, **kwargs)
+
+    def start(self) -> datetime | None:
+        return self.saved_rule.dtstart
+
+    def rule_changes(self) -> dict[str, Any]:
+        """Every schedule field but `dtstart` (the PATCH's fields), as chosen here."""
+        return {k: v for k, v in self.rule_fields().items() if k != "dtstart"}
+
+
+def cadence_initial(rule: RecurrenceRule, auto_publish: bool, weeks: int) -> dict[str, Any]:
+    """The cadence form filled with the saved rule."""
+    ends = ENDS_AFTER if rule.count is not None else ENDS_ON if rule.until else ENDS_NEVER
+    until = rule.until.astimezone(get_zone(rule.timezone)).date() if rule.until else None
+    return {
+        "timezone": rule.timezone,
+        "frequency": rule.frequency,
+        "interval": rule.interval,
+        "weekdays": [str(day) for day in rule.weekdays or []],
+        "monthly_type": rule.monthly_type or RecurrenceRule.MonthlyType.DAY_OF_MONTH,
+        "day_of_month": rule.day_of_month,
+        "nth_weekday": rule.nth_weekday,
+        "weekday": rule.weekday,
+        "ends": ends,
+        "until_date": until,
+        "count": rule.count,
+        "auto_publish": auto_publish,
+        "weeks_ahead": weeks,
+    }
+
+
+PROPAGATE_CHOICES = [
+    ("none", _("Only the template")),
+    ("future_unmodified", _("Future unmodified occurrences")),
+    ("all_future", _("All future occurrences")),
+]
+
+
+class TemplateForm(DescribedErrorsForm):
+    """`/manage/series/{id}/template`: the template's text and where the change goes."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea)
+    propagate = forms.ChoiceField(
+        label=_("Apply the change to"),
+        choices=PROPAGATE_CHOICES,
+        initial="future_unmodified",
+        widget=forms.RadioSelect,
+    )
