@@ -1,0 +1,134 @@
+"""Reads behind the organiser's pages (`web.views.manage`): the organisations a user runs,
+an organisation's events and series, an event's attendees and what the caller may do.
+
+Each list is capped (`LIST_CAP`), so a page costs a fixed number of queries however many
+rows exist. The attendee list is the admin API's (RSVP list, ticket list) and needs its
+permission: `manage_event` for an RSVP event, `manage_tickets` for a ticketed one.
+"""
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from events.models import (
+    Event,
+    EventRSVP,
+    EventSeries,
+    Organization,
+    OrganizationStaff,
+    StaffPermission,
+    Ticket,
+)
+from events.selectors import event_admin as admin_selectors
+from events.selectors import tickets as ticket_selectors
+from events.selectors.access import AnyUser, access_event_admin, staff_organizations
+
+LIST_CAP = 100
+
+
+def managed_organizations(user: AnyUser) -> QuerySet[Organization]:
+    """The organisations the user owns or staffs, by name (capped)."""
+    return staff_organizations(user).order_by("name", "pk")[:LIST_CAP]
+
+
+def upcoming_events(organization: Organization, now: datetime | None = None) -> QuerySet[Event]:
+    """Events that have not ended, soonest first (templates are the series' business)."""
+    now = now or timezone.now()
+    events = Event.objects.filter(organization=organization, is_template=False, end__gte=now)
+    return events.order_by("start", "pk")[:LIST_CAP]
+
+
+def past_events(organization: Organization, now: datetime | None = None) -> QuerySet[Event]:
+    """Events that have ended, latest first."""
+    now = now or timezone.now()
+    events = Event.objects.filter(organization=organization, is_template=False, end__lt=now)
+    return events.order_by("-start", "-pk")[:LIST_CAP]
+
+
+def organization_series(organization: Organization) -> QuerySet[EventSeries]:
+    return EventSeries.objects.filter(organization=organization).order_by("name", "pk")[:LIST_CAP]
+
+
+def permissions_of(user: AnyUser, organization: Organization) -> frozenset[str]:
+    """Every permission the user holds here: the owner all, staff their map, others none.
+
+    One query at most; the same answers as `access.has_org_permission`, for a page that
+    shows or hides several actions at once.
+    """
+    if organization.owner_id == getattr(user, "pk", None):
+        return frozenset(StaffPermission.values)
+    staff = OrganizationStaff.objects.filter(organization=organization, user=user).first()
+    if staff is None:
+        return frozenset()
+    return frozenset(p for p in StaffPermission.values if staff.has_permission(p))
+
+
+def attendee_list_permission(requires_ticket: bool) -> str:
+    """The permission of the admin API's attendee list (RSVPs or tickets)."""
+    return StaffPermission.MANAGE_TICKETS if requires_ticket else StaffPermission.MANAGE_EVENT
+
+
+def access_attendees(user: AnyUser, event_id: uuid.UUID) -> Event:
+    """The event for its attendee list: 404 / 403 exactly as the API's list route."""
+    requires_ticket = (
+        Event.objects.filter(pk=event_id).values_list("requires_ticket", flat=True).first()
+    )
+    return access_event_admin(user, event_id, attendee_list_permission(bool(requires_ticket)))
+
+
+@dataclass(frozen=True)
+class Attendee:
+    """One row of the attendee list: an RSVP (yes) or a ticket."""
+
+    id: uuid.UUID
+    name: str
+    email: str
+    kind: str  # "rsvp" or "ticket"
+    detail: str  # the tier of a ticket, "" for an RSVP
+    status: str
+    checked_in_at: datetime | None
+
+    @property
+    def can_check_in(self) -> bool:
+        return self.kind == "ticket" and self.status == Ticket.Status.ACTIVE
+
+
+def attendees(event: Event, limit: int | None = LIST_CAP) -> list[Attendee]:
+    """The event's RSVPs that said yes, or its tickets (all statuses), oldest first."""
+    return list(_attendees(event, limit))
+
+
+def iter_attendees(event: Event) -> Iterator[Attendee]:
+    """Every attendee, for the CSV export (streamed in chunks, no cap)."""
+    return _attendees(event, None)
+
+
+def _attendees(event: Event, limit: int | None) -> Iterator[Attendee]:
+    if event.requires_ticket:
+        tickets = ticket_selectors.event_tickets(event)
+        for ticket in tickets[:limit] if limit else tickets.iterator(chunk_size=500):
+            yield Attendee(
+                id=ticket.pk,
+                name=ticket.holder_name or ticket.user.display_name,
+                email=ticket.user.email,
+                kind="ticket",
+                detail=ticket.tier.name,
+                status=ticket.status,
+                checked_in_at=ticket.checked_in_at,
+            )
+        return
+    rsvps = admin_selectors.list_rsvps(event, EventRSVP.Status.YES)
+    for rsvp in rsvps[:limit] if limit else rsvps.iterator(chunk_size=500):
+        yield Attendee(
+            id=rsvp.pk,
+            name=rsvp.user.display_name,
+            email=rsvp.user.email,
+            kind="rsvp",
+            detail="",
+            status=rsvp.status,
+            checked_in_at=None,
+        )
