@@ -91,7 +91,8 @@ class EventForm(forms.Form):
         self.fields["timezone"].initial = organization.timezone or "UTC"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         name = data.get("timezone")
         if name:
             zone = zoneinfo.ZoneInfo(name)

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -87,7 +88,7 @@ def test_staff_without_create_event_see_no_new_event_link() -> None:
     assert "New event" not in page
 
 
-def _queries(client, url: str) -> int:  # type: ignore[no-untyped-def]
+def _queries(client: Client, url: str) -> int:
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)

@@ -69,4 +69,3 @@ def organization_page(request: HttpRequest, org_slug: str) -> HttpResponse:
         "zone": viewer_zone(request, fallback=organization.timezone or "UTC"),
     }
     return render(request, "web/manage/organization.html", context)
-
