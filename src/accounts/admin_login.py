@@ -17,11 +17,12 @@ from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy
 
 from accounts.service import login_limits
 from common.errors import Throttled
 
-NOT_SITE_STAFF = (
+NOT_SITE_STAFF = gettext_lazy(
     "This sign-in is for Encore's site administrators. Organisers run their events, "
     "waitlists and series at /manage."
 )

@@ -82,13 +82,13 @@ def test_field_errors_appear_next_to_their_field_and_nothing_is_saved() -> None:
     backwards = client.post("/manage/choir/events/new", _fields(end=f"{year}-04-09T10:00"))
     assert backwards.status_code == 400
     page = body(backwards)
-    assert 'id="id_end-errors"' in page
+    assert 'id="id_end_error"' in page
     assert "The end must not be before the start." in page
     # the shape of the input, checked by the form
     missing = client.post("/manage/choir/events/new", _fields(name="", start="tomorrow"))
     assert missing.status_code == 400
-    assert 'id="id_name-errors"' in body(missing)
-    assert 'id="id_start-errors"' in body(missing)
+    assert 'id="id_name_error"' in body(missing)
+    assert 'id="id_start_error"' in body(missing)
     assert not Event.objects.exists()
 
 
@@ -120,7 +120,7 @@ def test_switching_to_tickets_with_rsvps_is_refused_under_registration() -> None
         _fields(name="Busy Gig", registration="tickets", timezone="UTC"),
     )
     assert response.status_code == 409
-    assert 'id="id_registration-errors"' in body(response)
+    assert 'id="id_registration_error"' in body(response)
     event.refresh_from_db()
     assert not event.requires_ticket
     assert event.name == "Busy Gig"
@@ -134,7 +134,7 @@ def test_a_venue_of_another_organisation_is_refused_on_the_venue_field() -> None
         "/manage/choir/events/new", _fields(venue=str(elsewhere.pk))
     )
     assert response.status_code == 400
-    assert 'id="id_venue-errors"' in body(response)
+    assert 'id="id_venue_error"' in body(response)
     assert not Event.objects.exists()
 
 

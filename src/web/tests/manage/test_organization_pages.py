@@ -52,10 +52,10 @@ def test_new_organisation_errors_stay_next_to_the_field_and_nothing_is_saved() -
     client = signed_in_client(make_user())
     blank = client.post("/manage/organizations/new", {"name": " ", "timezone": "UTC"})
     assert blank.status_code == 400
-    assert 'id="id_name-errors"' in body(blank)
+    assert 'id="id_name_error"' in body(blank)
     taken = client.post("/manage/organizations/new", {"name": "Taken Name", "timezone": "UTC"})
     assert taken.status_code in (400, 409)
-    assert 'id="id_name-errors"' in body(taken)
+    assert 'id="id_name_error"' in body(taken)
     assert Organization.objects.filter(name="Taken Name").count() == 1
 
 
