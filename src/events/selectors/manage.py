@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from common.errors import first_or_not_found
 from events.models import (
     Event,
     EventRSVP,
@@ -107,19 +108,29 @@ def iter_attendees(event: Event) -> Iterator[Attendee]:
     return _attendees(event, None)
 
 
+def ticket_attendee(event: Event, ticket_id: uuid.UUID) -> Attendee:
+    """One ticket of this event as an attendee row (another event's ticket: 404)."""
+    tickets = ticket_selectors.event_tickets(event).filter(pk=ticket_id)
+    return _ticket_attendee(first_or_not_found(tickets, "Ticket not found."))
+
+
+def _ticket_attendee(ticket: Ticket) -> Attendee:
+    return Attendee(
+        id=ticket.pk,
+        name=ticket.holder_name or ticket.user.display_name,
+        email=ticket.user.email,
+        kind="ticket",
+        detail=ticket.tier.name,
+        status=ticket.status,
+        checked_in_at=ticket.checked_in_at,
+    )
+
+
 def _attendees(event: Event, limit: int | None) -> Iterator[Attendee]:
     if event.requires_ticket:
         tickets = ticket_selectors.event_tickets(event)
         for ticket in tickets[:limit] if limit else tickets.iterator(chunk_size=500):
-            yield Attendee(
-                id=ticket.pk,
-                name=ticket.holder_name or ticket.user.display_name,
-                email=ticket.user.email,
-                kind="ticket",
-                detail=ticket.tier.name,
-                status=ticket.status,
-                checked_in_at=ticket.checked_in_at,
-            )
+            yield _ticket_attendee(ticket)
         return
     rsvps = admin_selectors.list_rsvps(event, EventRSVP.Status.YES)
     for rsvp in rsvps[:limit] if limit else rsvps.iterator(chunk_size=500):

@@ -158,6 +158,25 @@ def test_a_refused_check_in_shows_in_its_row_and_changes_nothing() -> None:
     assert ticket.status == Ticket.Status.ACTIVE
 
 
+def test_check_in_from_htmx_answers_with_the_row_and_an_announcement() -> None:
+    event, tier = _ticketed()
+    (holder,) = fill_with_tickets(event, tier, 1)
+    ticket = Ticket.objects.get(user=holder)
+    client = signed_in_client(event.organization.owner)
+    url = f"/manage/events/{event.pk}/checkin/{ticket.pk}"
+    response = client.post(url, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    answer = body(response)
+    assert answer.startswith("<tr>")
+    assert holder.email in answer
+    assert "Checked in" in answer
+    assert 'id="check-in-status" role="status"' in answer
+    ticket.refresh_from_db()
+    assert ticket.status == Ticket.Status.CHECKED_IN
+    again = body(client.post(url, headers={"HX-Request": "true"}))
+    assert 'class="refusal" role="alert"' in again  # already checked in: said in the row
+
+
 def test_check_in_needs_check_in_attendees() -> None:
     event, tier = _ticketed()
     fill_with_tickets(event, tier, 1)

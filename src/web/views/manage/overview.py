@@ -79,15 +79,39 @@ def change_status(request: HttpRequest, event_id: uuid.UUID, status: str) -> Htt
 @signed_in
 def check_in(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) -> HttpResponse:
     event = access_event_admin(request.user, event_id, StaffPermission.CHECK_IN_ATTENDEES)
+    refusal: dict[str, Any] | None = None
     try:
         ticket_admin_service.check_in(event, ticket_id)
     except EncoreError as error:
         if not is_refusal(error):
             raise
-        event = manage_selectors.access_attendees(request.user, event_id)
         refusal = {"id": ticket_id, "message": str(error.detail)}
-        return _overview(request, event, check_in_refusal=refusal, status=error.status_code)
+        if not _from_htmx(request):
+            event = manage_selectors.access_attendees(request.user, event_id)
+            return _overview(request, event, check_in_refusal=refusal, status=error.status_code)
+    if _from_htmx(request):
+        return _check_in_answer(request, event, ticket_id, refusal)
     return redirect(f"/manage/events/{event_id}#attendees")
+
+
+def _from_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _check_in_answer(
+    request: HttpRequest, event: Event, ticket_id: uuid.UUID, refusal: dict[str, Any] | None
+) -> HttpResponse:
+    """htmx: just the attendee's row (and the announcement), a refusal in it. The answer
+    is a 200 either way, since htmx swaps only 2xx answers; nothing was written on a
+    refusal."""
+    context = {
+        "event": event,
+        "person": manage_selectors.ticket_attendee(event, ticket_id),
+        "may_check_in": True,
+        "check_in_refusal": refusal,
+        "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
+    }
+    return render(request, "web/manage/_check_in_answer.html", context)
 
 
 @require_GET

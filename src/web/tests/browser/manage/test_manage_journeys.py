@@ -2,6 +2,7 @@
 "Save" → the overview → "Open" → "Check in", with JavaScript on and off; axe and the
 375 px phone screen on each manage page."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -17,8 +18,11 @@ from web.tests.browser.conftest import LogIn
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_organiser_creates_opens_and_checks_in(any_page: Page) -> None:
+def test_an_organiser_creates_opens_and_checks_in(
+    any_page: Page, request: pytest.FixtureRequest
+) -> None:
     page = any_page
+    with_js = request.node.callspec.params["any_page"]
     owner = make_user()
     make_org(owner, name="Jazz Club", slug="jazz-club")
     page.goto("/manage")
@@ -48,6 +52,11 @@ def test_an_organiser_creates_opens_and_checks_in(any_page: Page) -> None:
     row = page.get_by_role("row").filter(has_text=guest.email)
     row.get_by_role("button", name="Check in").click()
     expect(page.get_by_role("row").filter(has_text=guest.email)).to_contain_text("Checked in")
+    if with_js:  # htmx swapped the row in place and announced it; no reload
+        expect(page.get_by_role("status").filter(has_text="is checked in")).to_be_attached()
+        expect(page).not_to_have_url(re.compile("#attendees"))
+    else:
+        expect(page).to_have_url(re.compile("#attendees$"))
     assert Ticket.objects.get(user=guest).status == Ticket.Status.CHECKED_IN
 
 
