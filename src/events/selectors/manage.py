@@ -1,7 +1,7 @@
 """Reads behind the organiser's pages (`web.views.manage`): the organisations a user runs,
 an organisation's events and series, an event's attendees and what the caller may do.
 
-Each list is capped (`LIST_CAP`), so a page costs a fixed number of queries however many
+Each list is capped (`LIST_CAP`) or paged (`attendee_page`), so a page costs a fixed number of queries however many
 rows exist. The attendee list is the admin API's (RSVP list, ticket list) and needs its
 permission: `manage_event` for an RSVP event, `manage_tickets` for a ticketed one.
 """
@@ -29,6 +29,9 @@ from events.selectors import tickets as ticket_selectors
 from events.selectors.access import AnyUser, access_event_admin, staff_organizations
 
 LIST_CAP = 100
+#: An organisation's page lists at most this many upcoming and past events.
+UPCOMING_CAP = 50
+PAST_CAP = 20
 
 
 def managed_organizations(user: AnyUser) -> QuerySet[Organization]:
@@ -40,14 +43,14 @@ def upcoming_events(organization: Organization, now: datetime | None = None) -> 
     """Events that have not ended, soonest first (templates are the series' business)."""
     now = now or timezone.now()
     events = Event.objects.filter(organization=organization, is_template=False, end__gte=now)
-    return events.order_by("start", "pk")[:LIST_CAP]
+    return events.order_by("start", "pk")[:UPCOMING_CAP]
 
 
 def past_events(organization: Organization, now: datetime | None = None) -> QuerySet[Event]:
     """Events that have ended, latest first."""
     now = now or timezone.now()
     events = Event.objects.filter(organization=organization, is_template=False, end__lt=now)
-    return events.order_by("-start", "-pk")[:LIST_CAP]
+    return events.order_by("-start", "-pk")[:PAST_CAP]
 
 
 def organization_series(organization: Organization) -> QuerySet[EventSeries]:
@@ -98,14 +101,32 @@ class Attendee:
         return self.kind == "ticket" and self.status == Ticket.Status.ACTIVE
 
 
-def attendees(event: Event, limit: int | None = LIST_CAP) -> list[Attendee]:
-    """The event's RSVPs that said yes, or its tickets (all statuses), oldest first."""
-    return list(_attendees(event, limit))
+#: Attendees per page of the overview.
+ATTENDEE_PAGE = 50
+
+
+@dataclass(frozen=True)
+class AttendeePage:
+    rows: list[Attendee]
+    number: int
+    pages: int
+    total: int
+
+
+def attendee_page(event: Event, number: int = 1, size: int = ATTENDEE_PAGE) -> AttendeePage:
+    """One page of the attendee list (two queries: the count and the rows); a page
+    number past the end shows the last page."""
+    total = _attendee_rows(event).count()
+    pages = max((total + size - 1) // size, 1)
+    number = min(max(number, 1), pages)
+    offset = (number - 1) * size
+    rows = [_attendee(row) for row in _attendee_rows(event)[offset : offset + size]]
+    return AttendeePage(rows=rows, number=number, pages=pages, total=total)
 
 
 def iter_attendees(event: Event) -> Iterator[Attendee]:
     """Every attendee, for the CSV export (streamed in chunks, no cap)."""
-    return _attendees(event, None)
+    return (_attendee(row) for row in _attendee_rows(event).iterator(chunk_size=500))
 
 
 def ticket_attendee(event: Event, ticket_id: uuid.UUID) -> Attendee:
@@ -126,20 +147,22 @@ def _ticket_attendee(ticket: Ticket) -> Attendee:
     )
 
 
-def _attendees(event: Event, limit: int | None) -> Iterator[Attendee]:
+def _attendee_rows(event: Event) -> QuerySet[Ticket] | QuerySet[EventRSVP]:
+    """The event's tickets (every status), or its RSVPs that said yes; oldest first."""
     if event.requires_ticket:
-        tickets = ticket_selectors.event_tickets(event)
-        for ticket in tickets[:limit] if limit else tickets.iterator(chunk_size=500):
-            yield _ticket_attendee(ticket)
-        return
-    rsvps = admin_selectors.list_rsvps(event, EventRSVP.Status.YES)
-    for rsvp in rsvps[:limit] if limit else rsvps.iterator(chunk_size=500):
-        yield Attendee(
-            id=rsvp.pk,
-            name=rsvp.user.display_name,
-            email=rsvp.user.email,
-            kind="rsvp",
-            detail="",
-            status=rsvp.status,
-            checked_in_at=None,
-        )
+        return ticket_selectors.event_tickets(event)
+    return admin_selectors.list_rsvps(event, EventRSVP.Status.YES)
+
+
+def _attendee(row: Ticket | EventRSVP) -> Attendee:
+    if isinstance(row, Ticket):
+        return _ticket_attendee(row)
+    return Attendee(
+        id=row.pk,
+        name=row.user.display_name,
+        email=row.user.email,
+        kind="rsvp",
+        detail="",
+        status=row.status,
+        checked_in_at=None,
+    )

@@ -260,11 +260,28 @@ def test_overview_costs_the_same_queries_for_one_attendee_or_many() -> None:
     client = signed_in_client(staff)
     fill_with_tickets(event, tier, 1)
     one = _queries(client, f"/manage/events/{event.pk}")
-    fill_with_tickets(event, tier, 15)
+    fill_with_tickets(event, tier, 60)  # more than one page
     assert _queries(client, f"/manage/events/{event.pk}") == one
     rsvp_event = make_event(event.organization)
     fill_with_rsvps(rsvp_event, 1)
     rsvp_one = _queries(client, f"/manage/events/{rsvp_event.pk}")
-    fill_with_rsvps(rsvp_event, 15)
+    fill_with_rsvps(rsvp_event, 60)
     assert _queries(client, f"/manage/events/{rsvp_event.pk}") == rsvp_one
     assert max(one, rsvp_one) <= 12
+
+
+def test_attendees_come_in_pages_of_50_with_next_and_previous() -> None:
+    owner = make_user()
+    event = make_event(make_org(owner))
+    people = fill_with_rsvps(event, 53)
+    client = signed_in_client(owner)
+    first = body(client.get(f"/manage/events/{event.pk}"))
+    assert first.count('<th scope="row">') == 50
+    assert 'href="?page=2#attendees">Next page</a>' in first
+    assert "Page 1 of 2" in first
+    second = body(client.get(f"/manage/events/{event.pk}?page=2"))
+    assert second.count('<th scope="row">') == 3
+    assert all(p.email in first or p.email in second for p in people)
+    assert not any(p.email in first and p.email in second for p in people)
+    assert 'href="?page=1#attendees">Previous page</a>' in second
+    assert body(client.get(f"/manage/events/{event.pk}?page=99")).count('<th scope="row">') == 3

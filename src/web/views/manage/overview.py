@@ -94,6 +94,13 @@ def check_in(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) ->
     return redirect(f"/manage/events/{event_id}#attendees")
 
 
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return int(request.GET.get("page", "1"))
+    except ValueError:
+        return 1
+
+
 def _from_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
@@ -174,14 +181,13 @@ def _overview(
         and target in allowed
         and event_service.required_permission(target) in permissions
     ]
-    attendees = manage_selectors.attendees(event)
+    attendees = manage_selectors.attendee_page(event, _page_number(request))
     context = {
         "event": event,
         "status_label": status_label(event.status),
         "buttons": buttons,
         "seats": seats,
         "attendees": attendees,
-        "more_attendees": len(attendees) >= manage_selectors.LIST_CAP,
         "may_check_in": StaffPermission.CHECK_IN_ATTENDEES in permissions,
         "may_edit": StaffPermission.EDIT_EVENT in permissions,
         "status_refusal": status_refusal,
