@@ -101,8 +101,10 @@ def test_the_manage_pages_fit_a_phone(phone_page: Page, log_in: LogIn) -> None:
     organization = make_org(owner, slug="phone-club")
     event = make_event(organization, name="A rather long event name for a small screen")
     fill_with_rsvps(event, 3)
+    ticketed = make_event(organization, requires_ticket=True)
+    fill_with_tickets(ticketed, TicketTier.objects.create(event=ticketed, name="Door"), 3)
     log_in(phone_page, owner)
-    for url in _manage_pages(organization.slug, event):
+    for url in [*_manage_pages(organization.slug, event), f"/manage/events/{ticketed.pk}"]:
         phone_page.goto(url)
         width = phone_page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, (url, width)
