@@ -3,6 +3,11 @@
 Installed on `admin.site` by accounts/admin.py: the form authenticates through the limiter,
 and a refused attempt answers 429 with Retry-After, the login page showing why. While the
 account or the client is limited, the password is not checked at all.
+
+The admin is for site staff only. Someone who runs an organisation (and typed the right
+password) is told that, and pointed to the organiser pages at /manage, instead of Django's
+"enter the correct email and password for a staff account", which reads as a wrong
+password. They get no admin rights.
 """
 
 from collections.abc import Callable
@@ -12,13 +17,24 @@ from django.contrib.admin import AdminSite
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy
 
 from accounts.service import login_limits
 from common.errors import Throttled
 
+NOT_SITE_STAFF = gettext_lazy(
+    "This sign-in is for Encore's site administrators. Organisers run their events, "
+    "waitlists and series at /manage."
+)
+
 
 class LimitedAdminAuthenticationForm(AdminAuthenticationForm):
     throttled: Throttled | None = None
+
+    def confirm_login_allowed(self, user: Any) -> None:
+        if user.is_active and not user.is_staff:
+            raise ValidationError(NOT_SITE_STAFF, code="not_site_staff")
+        super().confirm_login_allowed(user)
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")

@@ -1,0 +1,184 @@
+"""The organiser's forms: the organisation and the event, labelled with ui.md's names.
+
+They check the shape of the input only; the rules (schedule, venue of the organisation,
+slug taken, switching between RSVPs and tickets) stay in the services, whose refusals the
+views put next to the field they name (`add_service_errors`). Times are typed in the
+event's own time zone: the form reads them as wall-clock times and attaches the chosen
+zone, so "18:00 Europe/Berlin" is 18:00 in Berlin whoever types it.
+"""
+
+import zoneinfo
+from collections.abc import Mapping
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.utils import flatatt
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from common.errors import EncoreError, InvalidInput
+from events.models import Event, Organization, Venue
+
+LOCAL_INPUT = "%Y-%m-%dT%H:%M"
+LOCAL_FORMATS = (LOCAL_INPUT, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
+RSVP, TICKETS = "rsvp", "tickets"
+#: Service field names → the form field that shows the message.
+SERVICE_FIELDS = {"venue_id": "venue", "requires_ticket": "registration"}
+
+
+@cache
+def zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class ZoneSelect(forms.Select):
+    """The ~600 time zones as one `<select>`, built as a string: Django's per-option
+    templates would cost more than the rest of the page."""
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        final = self.build_attrs(self.attrs, attrs)
+        final["name"] = name
+        chosen = str(value[0] if isinstance(value, list | tuple) and value else value or "")
+        marker = f'value="{escape(chosen)}">'
+        options = _zone_options().replace(marker, f'value="{escape(chosen)}" selected>', 1)
+        return mark_safe(f"<select{flatatt(final)}>{options}</select>")
+
+
+@cache
+def _zone_options() -> str:
+    return "".join(
+        f'<option value="{escape(zone)}">{escape(zone)}</option>' for zone, _label in zone_choices()
+    )
+
+
+class LocalDateTimeField(forms.Field):
+    """A wall-clock date and time (`datetime-local`), without a zone yet."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format=LOCAL_INPUT)
+
+    def to_python(self, value: Any) -> datetime | None:
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value.replace(tzinfo=None)
+        for pattern in LOCAL_FORMATS:
+            try:
+                return datetime.strptime(str(value).strip(), pattern)
+            except ValueError:
+                continue
+        raise ValidationError(_("Enter a date and time."), code="invalid")
+
+
+class OrganizationForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=150)
+    timezone = forms.ChoiceField(
+        label=_("Time zone"), choices=zone_choices, initial="UTC", widget=ZoneSelect
+    )
+    description = forms.CharField(
+        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    description = forms.CharField(
+        label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+    start = LocalDateTimeField(label=_("Start"))
+    end = LocalDateTimeField(label=_("End"), required=False)
+    timezone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices, widget=ZoneSelect)
+    venue = forms.ModelChoiceField(
+        label=_("Venue"), queryset=Venue.objects.none(), required=False, empty_label=_("No venue")
+    )
+    max_attendees = forms.IntegerField(
+        label=_("Capacity"),
+        min_value=0,
+        required=False,
+        help_text=_("0 or empty: no limit."),
+    )
+    visibility = forms.ChoiceField(label=_("Visibility"), choices=Event.Visibility.choices)
+    registration = forms.ChoiceField(
+        label=_("Registration"),
+        choices=[(RSVP, _("RSVP")), (TICKETS, _("Tickets"))],
+        widget=forms.RadioSelect,
+        initial=RSVP,
+    )
+
+    def __init__(self, *args: Any, organization: Organization, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        venues = self.fields["venue"]
+        assert isinstance(venues, forms.ModelChoiceField)
+        venues.queryset = Venue.objects.filter(organization=organization).order_by("name", "pk")
+        self.fields["timezone"].initial = organization.timezone or "UTC"
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        name = data.get("timezone")
+        if name:
+            zone = zoneinfo.ZoneInfo(name)
+            for field in ("start", "end"):
+                if isinstance(data.get(field), datetime):
+                    data[field] = data[field].replace(tzinfo=zone)
+        return data
+
+    def service_data(self) -> dict[str, Any]:
+        """The fields as the event create / PATCH services take them."""
+        data = self.cleaned_data
+        venue = data.get("venue")
+        fields: dict[str, Any] = {
+            "name": data["name"],
+            "description": data.get("description") or "",
+            "start": data["start"],
+            "timezone": data["timezone"],
+            "venue_id": venue.pk if venue is not None else None,
+            "max_attendees": data.get("max_attendees") or 0,
+            "visibility": data["visibility"],
+            "requires_ticket": data["registration"] == TICKETS,
+        }
+        if data.get("end") is not None:
+            fields["end"] = data["end"]
+        return fields
+
+
+def event_initial(event: Event) -> dict[str, Any]:
+    """The edit form's values, its times shown in the event's own zone."""
+    zone = zoneinfo.ZoneInfo(event.timezone or "UTC")
+    return {
+        "name": event.name,
+        "description": event.description,
+        "start": event.start.astimezone(zone).replace(tzinfo=None),
+        "end": event.end.astimezone(zone).replace(tzinfo=None) if event.end else None,
+        "timezone": event.timezone or "UTC",
+        "venue": event.venue_id,
+        "max_attendees": event.max_attendees,
+        "visibility": event.visibility,
+        "registration": TICKETS if event.requires_ticket else RSVP,
+    }
+
+
+def add_service_errors(form: forms.Form, error: ValidationError | EncoreError) -> None:
+    """A service's refusal next to the form field it names; anything else above the form.
+
+    `full_clean` raises Django's `ValidationError`, the services' own checks
+    `InvalidInput` (400, `errors` by field); other refusals (a 409) carry one message.
+    """
+    errors: Mapping[str, list[str]] | list[str]
+    if isinstance(error, ValidationError):
+        errors = error.message_dict if hasattr(error, "error_dict") else list(error.messages)
+    elif isinstance(error, InvalidInput):
+        errors = error.extra.get("errors", {})
+    else:
+        errors = [str(error.detail)]
+    if not isinstance(errors, Mapping):
+        form.add_error(None, list(errors))
+        return
+    for name, messages in errors.items():
+        field = SERVICE_FIELDS.get(name, name)
+        form.add_error(field if field in form.fields else None, [str(m) for m in messages])

@@ -1,0 +1,81 @@
+"""The event form: `/manage/<org_slug>/events/new` and `/manage/events/<id>/edit`.
+
+Create is the API's `create-event` (`create_event` permission, `event_service.create_event`,
+a draft); edit is its PATCH (`edit_event`, `event_service.update_event`, which applies the
+fields through `event_fields`). A refusal lands next to the field it names: a model
+`ValidationError` or `InvalidInput` (400) by field, a switch between RSVPs and tickets
+with people registered (409 `has_attendees`) under "Registration", nothing saved.
+"""
+
+import uuid
+
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from common.errors import Conflict, InvalidInput
+from events.errors import HasAttendees
+from events.models import Event, Organization, StaffPermission
+from events.selectors.access import access_event_admin, access_organization_admin
+from events.service import event_service
+from web.forms.manage import EventForm, add_service_errors, event_initial
+from web.views.access import signed_in
+
+
+@require_http_methods(["GET", "POST"])
+@signed_in
+def new_event(request: HttpRequest, org_slug: str) -> HttpResponse:
+    organization = access_organization_admin(request.user, org_slug, StaffPermission.CREATE_EVENT)
+    form = EventForm(request.POST or None, organization=organization)
+    if request.method != "POST":
+        return _form_page(request, form, organization, None)
+    status = 400
+    if form.is_valid():
+        try:
+            event = event_service.create_event(organization, form.service_data())
+        except (ValidationError, InvalidInput) as error:
+            add_service_errors(form, error)
+        except Conflict as error:
+            add_service_errors(form, error)
+            status = 409
+        else:
+            return redirect(f"/manage/events/{event.pk}")
+    return _form_page(request, form, organization, None, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@signed_in
+def edit_event(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    event = access_event_admin(request.user, event_id, StaffPermission.EDIT_EVENT)
+    organization = event.organization
+    if request.method != "POST":
+        form = EventForm(initial=event_initial(event), organization=organization)
+        return _form_page(request, form, organization, event)
+    form = EventForm(request.POST, organization=organization)
+    status = 400
+    if form.is_valid():
+        try:
+            event_service.update_event(event, form.service_data())
+        except (ValidationError, InvalidInput) as error:
+            add_service_errors(form, error)
+        except HasAttendees as error:
+            form.add_error("registration", str(error.detail))
+            status = 409
+        except Conflict as error:
+            add_service_errors(form, error)
+            status = 409
+        else:
+            return redirect(f"/manage/events/{event.pk}")
+    return _form_page(request, form, organization, event, status=status)
+
+
+def _form_page(
+    request: HttpRequest,
+    form: EventForm,
+    organization: Organization,
+    event: Event | None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {"form": form, "organization": organization, "event": event}
+    return render(request, "web/manage/event_form.html", context, status=status)

@@ -1,0 +1,197 @@
+"""The event overview `/manage/events/<id>`, its status buttons, check-in and the CSV.
+
+- The page and the CSV need the permission of the admin API's attendee list
+  (`manage_event` for RSVPs, `manage_tickets` for tickets: `access_attendees`).
+- A status button is the API's `POST /event-admin/{id}/status/{status}`: the permission of
+  `event_service.required_permission`, then `event_service.change_status`; only the
+  transitions allowed from the current status (`event_service.TRANSITIONS`) and permitted
+  to the viewer are shown.
+- "Check in" is the API's ticket check-in (`check_in_attendees`,
+  `ticket_admin_service.check_in`). RSVPs have no check-in in the services (no field on
+  the model), so only tickets get the button.
+A refusal (400 / 409) re-renders the overview with the message next to its button.
+"""
+
+import csv
+import uuid
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy, pgettext
+from django.views.decorators.http import require_GET, require_POST
+
+from common.errors import EncoreError, InvalidInput
+from events.eligibility.capacity import SeatState, held_offer_count
+from events.models import Event, StaffPermission
+from events.selectors import manage as manage_selectors
+from events.selectors.access import access_event_admin
+from events.service import event_service, ticket_admin_service
+from web.views.access import signed_in, viewer_zone
+from web.views.manage import is_refusal
+
+#: The status buttons of ui.md, in the order shown: (target status, button name).
+BUTTONS = (
+    (Event.Status.OPEN, gettext_lazy("Open")),
+    (Event.Status.CLOSED, gettext_lazy("Close")),
+    (Event.Status.CANCELLED, gettext_lazy("Cancel event")),
+)
+CSV_HEADER = ("name", "email", "type", "ticket_type", "status", "checked_in_at")
+
+
+def status_label(status: str) -> str:
+    labels: dict[str, str] = {
+        Event.Status.DRAFT: pgettext("event status", "Draft"),
+        Event.Status.OPEN: pgettext("event status", "Open"),
+        Event.Status.CLOSED: pgettext("event status", "Closed"),
+        Event.Status.CANCELLED: pgettext("event status", "Cancelled"),
+    }
+    return labels.get(status, status)
+
+
+@require_GET
+@signed_in
+def event_overview(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    event = manage_selectors.access_attendees(request.user, event_id)
+    return _overview(request, event)
+
+
+@require_POST
+@signed_in
+def change_status(request: HttpRequest, event_id: uuid.UUID, status: str) -> HttpResponse:
+    if status not in event_service.TRANSITIONS:
+        error = InvalidInput({"status": [f"Unknown status '{status}'."]})
+        event = manage_selectors.access_attendees(request.user, event_id)
+        message = str(error.extra["errors"]["status"][0])
+        return _overview(request, event, status_refusal=message, status=400)
+    event = access_event_admin(request.user, event_id, event_service.required_permission(status))
+    try:
+        event_service.change_status(event, status)
+    except EncoreError as error:
+        if not is_refusal(error):
+            raise
+        event = manage_selectors.access_attendees(request.user, event_id)
+        return _overview(request, event, status_refusal=str(error.detail), status=error.status_code)
+    return redirect(f"/manage/events/{event_id}")
+
+
+@require_POST
+@signed_in
+def check_in(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) -> HttpResponse:
+    event = access_event_admin(request.user, event_id, StaffPermission.CHECK_IN_ATTENDEES)
+    refusal: dict[str, Any] | None = None
+    try:
+        ticket_admin_service.check_in(event, ticket_id)
+    except EncoreError as error:
+        if not is_refusal(error):
+            raise
+        refusal = {"id": ticket_id, "message": str(error.detail)}
+        if not _from_htmx(request):
+            event = manage_selectors.access_attendees(request.user, event_id)
+            return _overview(request, event, check_in_refusal=refusal, status=error.status_code)
+    if _from_htmx(request):
+        return _check_in_answer(request, event, ticket_id, refusal)
+    return redirect(f"/manage/events/{event_id}#attendees")
+
+
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return int(request.GET.get("page", "1"))
+    except ValueError:
+        return 1
+
+
+def _from_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _check_in_answer(
+    request: HttpRequest, event: Event, ticket_id: uuid.UUID, refusal: dict[str, Any] | None
+) -> HttpResponse:
+    """htmx: just the attendee's row (and the announcement), a refusal in it. The answer
+    is a 200 either way, since htmx swaps only 2xx answers; nothing was written on a
+    refusal."""
+    context = {
+        "event": event,
+        "person": manage_selectors.ticket_attendee(event, ticket_id),
+        "may_check_in": True,
+        "check_in_refusal": refusal,
+        "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
+    }
+    return render(request, "web/manage/_check_in_answer.html", context)
+
+
+@require_GET
+@signed_in
+def attendees_csv(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    event = manage_selectors.access_attendees(request.user, event_id)
+    writer = csv.writer(_Echo())
+
+    def rows() -> Any:
+        yield writer.writerow(CSV_HEADER)
+        for person in manage_selectors.iter_attendees(event):
+            checked_in = person.checked_in_at.isoformat() if person.checked_in_at else ""
+            yield writer.writerow(
+                (
+                    _safe(person.name),
+                    _safe(person.email),
+                    person.kind,
+                    _safe(person.detail),
+                    person.status,
+                    checked_in,
+                )
+            )
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="attendees-{event.slug}.csv"'
+    return response  # type: ignore[return-value]
+
+
+class _Echo:
+    """A file-like `csv.writer` target that hands each line back instead of storing it."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def _safe(value: str) -> str:
+    """No spreadsheet formula injection: a cell starting with = + - @ is quoted as text."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@") else value
+
+
+def _overview(
+    request: HttpRequest,
+    event: Event,
+    *,
+    status_refusal: str = "",
+    check_in_refusal: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    permissions = manage_selectors.permissions_of(request.user, event.organization)
+    seats = SeatState(
+        effective_capacity=event.effective_capacity,
+        attendee_count=event.attendee_count,
+        held=held_offer_count(event.pk, None),
+    )
+    allowed = event_service.TRANSITIONS.get(event.status, frozenset())
+    buttons = [
+        {"status": target, "label": label}
+        for target, label in BUTTONS
+        if not event.is_template
+        and target in allowed
+        and event_service.required_permission(target) in permissions
+    ]
+    attendees = manage_selectors.attendee_page(event, _page_number(request))
+    context = {
+        "event": event,
+        "status_label": status_label(event.status),
+        "buttons": buttons,
+        "seats": seats,
+        "attendees": attendees,
+        "may_check_in": StaffPermission.CHECK_IN_ATTENDEES in permissions,
+        "may_edit": StaffPermission.EDIT_EVENT in permissions,
+        "status_refusal": status_refusal,
+        "check_in_refusal": check_in_refusal,
+        "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
+    }
+    return render(request, "web/manage/overview.html", context, status=status)
