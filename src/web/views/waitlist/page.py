@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 from pydantic import ValidationError as SchemaError
 
@@ -95,6 +96,13 @@ def render_page(
             "offers_page": str(offers.number),
         },
         "passive": event.waitlist_time_window is None,
+        "base": page_url(event.pk),
+        "page_fields": format_html(
+            '<input type="hidden" name="queue_page" value="{}">'
+            '<input type="hidden" name="offers_page" value="{}">',
+            queue.number,
+            offers.number,
+        ),
     }
     return render(request, "web/waitlist/page.html", context, status=status)
 

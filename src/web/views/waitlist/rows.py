@@ -1,7 +1,7 @@
 """The two tables of the waitlist page, one page of rows each, in a fixed number of queries.
 
-The queue comes from `event_admin.waitlist_queue` (the admin API's queue list: selection
-order, `position`, each member's current offer in one prefetch), the offers from
+The queue comes from `waitlist_page` (the admin API queue list's selection order and
+positions, without its per-row count: see that module), the offers from
 `waitlist_offers.admin_offers` (the offers list: newest first, with the user). Each
 table is paginated on its own (`?queue_page=` / `?offers_page=`).
 """
@@ -14,8 +14,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.selectors import event_admin as admin_selectors
 from events.selectors import waitlist_offers as offer_selectors
+from events.selectors import waitlist_page as queue_selectors
 
 PAGE_SIZE = 50
 Status = WaitlistOffer.WaitlistOfferStatus
@@ -46,7 +46,7 @@ class Refusal:
 class QueueRow:
     entry: EventWaitList
     position: int | None
-    live_offer: WaitlistOffer | None
+    live_offer_until: datetime | None
     refusal: str
 
 
@@ -68,14 +68,13 @@ def page_number(request: HttpRequest, name: str) -> str:
 def queue_page(
     event: Event, number: str, now: datetime, refusal: Refusal | None
 ) -> tuple[Page[EventWaitList], list[QueueRow]]:
-    page = Paginator(admin_selectors.waitlist_queue(event), PAGE_SIZE).get_page(number)
-    rows = []
-    for entry in page.object_list:
-        offer = admin_selectors.current_offer(entry)
-        live = offer if offer is not None and _is_live(offer, now) else None
-        rows.append(
-            QueueRow(entry, getattr(entry, "position", None), live, _message(refusal, "entry", entry))
-        )
+    page = Paginator(queue_selectors.queue_in_order(event), PAGE_SIZE).get_page(number)
+    entries = list(page.object_list)
+    placed = queue_selectors.queue_rows(event, entries, page.start_index() - 1, now)
+    rows = [
+        QueueRow(row.entry, row.position, row.live_offer_until, _message(refusal, "entry", row.entry))
+        for row in placed
+    ]
     return page, rows
 
 
@@ -95,10 +94,6 @@ def offers_page(
         for offer in page.object_list
     ]
     return page, rows
-
-
-def _is_live(offer: WaitlistOffer, now: datetime) -> bool:
-    return offer.status == Status.PENDING and offer.expires_at > now
 
 
 def _message(refusal: Refusal | None, kind: str, row: EventWaitList | WaitlistOffer) -> str:
