@@ -65,9 +65,9 @@ def queue_rows(
 def _live_holders(event: Event, now: datetime) -> dict[uuid.UUID, tuple[SortKey, datetime]]:
     """Queue members holding a live offer: their sort key and the offer's deadline."""
     live = waitlist_selectors.live_offers(now).filter(event=event)
-    deadline = live.filter(user_id=OuterRef("user_id")).order_by("-expires_at").values(
-        "expires_at"
-    )[:1]
+    deadline = (
+        live.filter(user_id=OuterRef("user_id")).order_by("-expires_at").values("expires_at")[:1]
+    )
     entries = (
         EventWaitList.objects.filter(event=event, user_id__in=live.values("user_id"))
         .annotate(offer_until=Subquery(deadline))

@@ -14,8 +14,6 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from web.views.waitlist.summary import WaitlistSettings
-
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 
 
@@ -51,8 +49,8 @@ class WaitlistSettingsForm(forms.Form):
         cutoff.help_text = _("Date and time in %(zone)s; empty: no cutoff.") % {"zone": zone}
 
     @classmethod
-    def for_settings(cls, settings: WaitlistSettings, zone: str) -> "WaitlistSettingsForm":
-        """The form showing the saved settings."""
+    def for_settings(cls, settings: Any, zone: str) -> "WaitlistSettingsForm":
+        """The form showing the saved settings (an Event, or anything with its five fields)."""
         window = settings.waitlist_time_window
         cutoff = settings.waitlist_cutoff_date
         initial = {

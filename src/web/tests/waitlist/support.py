@@ -35,7 +35,9 @@ def queue(event: Event, count: int, tag: str = "q") -> list[EventWaitList]:
     )
     for n, entry in enumerate(entries):
         EventWaitList.objects.filter(pk=entry.pk).update(created_at=base + timedelta(seconds=n))
-    return list(EventWaitList.objects.filter(event=event).select_related("user").order_by("created_at"))
+    return list(
+        EventWaitList.objects.filter(event=event).select_related("user").order_by("created_at")
+    )
 
 
 def offer(event: Event, user: User | None = None, **fields: Any) -> WaitlistOffer:

@@ -48,7 +48,9 @@ def _act(
         return _refused(request, event, target, error)
     return redirect(
         page_url(
-            event.pk, rows.page_number(request, "queue_page"), rows.page_number(request, "offers_page")
+            event.pk,
+            rows.page_number(request, "queue_page"),
+            rows.page_number(request, "offers_page"),
         )
     )
 
@@ -124,5 +126,7 @@ def _deadline(request: HttpRequest, event: Event) -> datetime | None:
     if moment.tzinfo is None:
         import zoneinfo
 
-        moment = moment.replace(tzinfo=zoneinfo.ZoneInfo(viewer_zone(request, event.timezone or "UTC")))
+        moment = moment.replace(
+            tzinfo=zoneinfo.ZoneInfo(viewer_zone(request, event.timezone or "UTC"))
+        )
     return moment

@@ -32,7 +32,11 @@ MANAGE_PERMISSION = StaffPermission.MANAGE_EVENT
 
 
 def page_url(event_id: uuid.UUID, queue_page: str = "1", offers_page: str = "1") -> str:
-    query = [f"{name}={value}" for name, value in (("queue_page", queue_page), ("offers_page", offers_page)) if value != "1"]
+    query = [
+        f"{name}={value}"
+        for name, value in (("queue_page", queue_page), ("offers_page", offers_page))
+        if value != "1"
+    ]
     return f"/manage/events/{event_id}/waitlist" + (f"?{'&'.join(query)}" if query else "")
 
 
@@ -75,7 +79,9 @@ def render_page(
     zone = viewer_zone(request, fallback=event.timezone or "UTC")
     may_manage = has_org_permission(request.user, event.organization, MANAGE_PERMISSION)
     settings = WaitlistSettings.of(event)
-    queue, queue_rows = rows.queue_page(event, rows.page_number(request, "queue_page"), now, refusal)
+    queue, queue_rows = rows.queue_page(
+        event, rows.page_number(request, "queue_page"), now, refusal
+    )
     offers, offer_rows = rows.offers_page(event, rows.page_number(request, "offers_page"), refusal)
     context: dict[str, Any] = {
         "event": event,

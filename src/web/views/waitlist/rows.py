@@ -72,7 +72,9 @@ def queue_page(
     entries = list(page.object_list)
     placed = queue_selectors.queue_rows(event, entries, page.start_index() - 1, now)
     rows = [
-        QueueRow(row.entry, row.position, row.live_offer_until, _message(refusal, "entry", row.entry))
+        QueueRow(
+            row.entry, row.position, row.live_offer_until, _message(refusal, "entry", row.entry)
+        )
         for row in placed
     ]
     return page, rows

@@ -12,9 +12,6 @@ from django.utils.translation import gettext, ngettext
 
 from common.human_time import format_human
 
-_HOUR = 3600
-_DAY = 24 * _HOUR
-
 
 @dataclass(frozen=True)
 class WaitlistSettings:
@@ -51,9 +48,7 @@ def describe_settings(
         return " ".join(
             [
                 sentence,
-                gettext(
-                    "The cutoff (%(at)s) has passed: seats now go to whoever registers first."
-                )
+                gettext("The cutoff (%(at)s) has passed: seats now go to whoever registers first.")
                 % {"at": format_human(cutoff, zone)},
             ]
         )
@@ -94,14 +89,18 @@ def _batches(settings: WaitlistSettings, window: str) -> str:
 
 
 def duration(span: timedelta) -> str:
-    """'2 hours', '3 days', '90 minutes': the largest unit that divides it, rounded down
-    to minutes (an offer window is 1 hour .. 7 days; a cutoff any distance)."""
-    seconds = max(int(span.total_seconds()), 0)
-    if seconds >= _DAY and seconds % _DAY == 0:
-        days = seconds // _DAY
-        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
-    if seconds >= _HOUR and seconds % _HOUR == 0:
-        hours = seconds // _HOUR
-        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
-    minutes = seconds // 60
-    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    """'2 hours', '1 day 6 hours', '90 minutes': to the nearest minute, at most two units
+    (an offer window is 1 hour .. 7 days; a cutoff may lie any distance before the start)."""
+    minutes = max(round(span.total_seconds() / 60), 0)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if not days and hours and minutes and hours < 2:
+        hours, minutes = 0, hours * 60 + minutes  # "90 minutes" rather than "1 hour 30 minutes"
+    parts = [
+        ngettext("%(count)d day", "%(count)d days", days) % {"count": days} if days else "",
+        ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours} if hours else "",
+        ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+        if minutes and not days
+        else "",
+    ]
+    return " ".join(part for part in parts if part) or gettext("0 minutes")
