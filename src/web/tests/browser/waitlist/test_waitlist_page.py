@@ -55,6 +55,17 @@ def test_save_settings_with_javascript_off(any_page: Page, log_in: LogIn, scene:
     assert scene.event.waitlist_time_window.total_seconds() == 3 * 3600
 
 
+def test_the_sentence_follows_the_form_with_javascript_on(
+    page: Page, log_in: LogIn, scene: Scene
+) -> None:
+    log_in(page, scene.organiser)
+    page.goto(url(scene.event))
+    page.get_by_label("Batch size").fill("7")
+    expect(page.get_by_role("status").filter(has_text="the next 7 people")).to_be_visible()
+    scene.event.refresh_from_db()
+    assert scene.event.waitlist_batch_size == 2  # nothing saved before "Save"
+
+
 def test_axe_finds_nothing_serious_and_a_phone_needs_no_horizontal_scroll(
     page: Page, phone_page: Page, log_in: LogIn, axe_source: str, scene: Scene
 ) -> None:
