@@ -14,6 +14,7 @@ changed (the services write nothing when they refuse).
 """
 
 import uuid
+import zoneinfo
 from collections.abc import Callable
 from datetime import datetime
 
@@ -120,12 +121,13 @@ def _deadline(request: HttpRequest, event: Event) -> datetime | None:
     """The optional "Offer until" of a passive waitlist (no window to default from), a
     local time in the page's zone; empty or unreadable = the API's default (and its 400)."""
     text = (request.POST.get("expires_at") or "").strip()
-    moment = parse_datetime(text) if text else None
+    try:
+        moment = parse_datetime(text) if text else None
+    except ValueError:  # a well-formed but impossible date
+        moment = None
     if moment is None:
         return None
     if moment.tzinfo is None:
-        import zoneinfo
-
         moment = moment.replace(
             tzinfo=zoneinfo.ZoneInfo(viewer_zone(request, event.timezone or "UTC"))
         )
