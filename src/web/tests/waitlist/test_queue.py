@@ -85,3 +85,21 @@ def test_the_queue_comes_in_pages_of_50_with_a_next_page_link(client: Client, ap
     assert [position for _, position in second] == ["50", "51", "52"]
     assert first + second == _api_rows(api, event)
     assert "Next page" not in client.get(url(event, "?queue_page=2")).content.decode()
+
+
+def test_offers_show_the_person_status_and_deadline_in_the_viewers_zone(client: Client) -> None:
+    event = active_event(timezone="America/New_York")
+    owner = event.organization.owner
+    owner.timezone = "Asia/Tokyo"
+    owner.save()
+    deadline = (timezone.now() + timedelta(hours=1)).replace(microsecond=0)
+    held = offer(event, expires_at=deadline)
+    held.user.first_name = "Noor"
+    held.user.save()
+    client.force_login(owner)
+    body = client.get(url(event)).content.decode()
+    offers = body[body.index('id="waitlist-offers-heading"') :]
+    row = offers[offers.index("Noor") : offers.index("</tr>", offers.index("Noor"))]
+    assert held.user.email in row and "Pending" in row
+    assert f'<time datetime="{deadline.isoformat()}">' in row
+    assert "JST" in row  # the viewer's zone, not the event's (EST/EDT) nor UTC

@@ -73,6 +73,10 @@ def test_axe_finds_nothing_serious_and_a_phone_needs_no_horizontal_scroll(
     page.goto(url(scene.event))
     expect(page.get_by_role("button", name="Reactivate")).to_have_count(2)
     assert severe_violations(page, axe_source) == []
+    page.get_by_label("Batch size").fill("-3")  # the error state: a field error
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("alert")).to_contain_text("greater than or equal to 0")
+    assert severe_violations(page, axe_source) == []
     log_in(phone_page, scene.organiser)
     phone_page.goto(url(scene.event))
     expect(phone_page.get_by_role("button", name="Offer a seat").first).to_be_visible()
