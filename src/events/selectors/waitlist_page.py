@@ -11,14 +11,12 @@ ahead of them.
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from events.models import Event, EventWaitList
 from events.selectors import waitlist as waitlist_selectors
-
-NEVER_ROTATED = datetime(1970, 1, 1, tzinfo=UTC)
 
 SortKey = tuple[bool, datetime, datetime, uuid.UUID]
 
@@ -50,7 +48,7 @@ def queue_rows(
     if not entries:
         return []
     first = _key(entries[0])
-    ahead = offset - sum(1 for key in holders.values() if key[0] < first)
+    ahead = offset - sum(1 for key, _ in holders.values() if key < first)
     rows = []
     for entry in entries:
         until = holders.get(entry.user_id)
@@ -58,7 +56,7 @@ def queue_rows(
             ahead += 1
             rows.append(QueueRow(entry, ahead, None))
         else:
-            rows.append(QueueRow(entry, None, until[1]))
+            rows.append(QueueRow(entry, None, until[1]))  # (sort key, deadline)
     return rows
 
 
@@ -79,4 +77,9 @@ def _live_holders(event: Event, now: datetime) -> dict[uuid.UUID, tuple[SortKey,
 def _key(entry: EventWaitList) -> SortKey:
     """`selection_order()` as a Python sort key (never-rotated first, FIFO, id)."""
     expired = entry.last_offer_expired_at
-    return (expired is not None, expired or NEVER_ROTATED, entry.created_at, entry.pk)
+    return (
+        expired is not None,
+        expired or waitlist_selectors.NEVER_ROTATED,
+        entry.created_at,
+        entry.pk,
+    )
