@@ -1,0 +1,106 @@
+"""What the chosen waitlist settings will do, in one or two sentences (seed-tables.md
+"Configuration matrix" in words), for the organiser's waitlist page.
+
+`describe_settings` is pure: it reads the five settings and the event's start, so the
+page can describe the saved settings and, later, unsaved ones the same way.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.utils.translation import gettext, ngettext
+
+from common.human_time import format_human
+
+
+@dataclass(frozen=True)
+class WaitlistSettings:
+    """The five Event fields that configure the waitlist (seed-tables.md)."""
+
+    waitlist_open: bool
+    waitlist_time_window: timedelta | None
+    waitlist_batch_size: int
+    waitlist_cutoff_date: datetime | None
+    waitlist_lottery_mode: bool
+
+    @classmethod
+    def of(cls, event: object) -> "WaitlistSettings":
+        return cls(**{name: getattr(event, name) for name in cls.__dataclass_fields__})
+
+
+def describe_settings(
+    settings: WaitlistSettings, *, start: datetime, now: datetime, zone: str
+) -> str:
+    """One row of the configuration matrix in words, in the active language."""
+    if not settings.waitlist_open:
+        return gettext("The waitlist is closed: nobody can join it.")
+    window = settings.waitlist_time_window
+    if window is None:
+        return gettext(
+            "Passive waitlist: people can join the queue, but no seat is offered and nobody "
+            "is notified when one frees; you offer seats by hand."
+        )
+    sentence = _batches(settings, duration(window))
+    cutoff = settings.waitlist_cutoff_date
+    if cutoff is None:
+        return sentence
+    if cutoff <= now:
+        return " ".join(
+            [
+                sentence,
+                gettext("The cutoff (%(at)s) has passed: seats now go to whoever registers first.")
+                % {"at": format_human(cutoff, zone)},
+            ]
+        )
+    last_call = gettext(
+        "%(before)s before the event (%(at)s), everyone still waiting gets a last offer, "
+        "open until the event starts."
+    ) % {"before": duration(start - cutoff), "at": format_human(cutoff, zone)}
+    return f"{sentence} {last_call[:1].upper()}{last_call[1:]}"
+
+
+def _batches(settings: WaitlistSettings, window: str) -> str:
+    size = settings.waitlist_batch_size
+    if size == 0 and settings.waitlist_lottery_mode:
+        return gettext(
+            "When seats free, as many people as there are free seats, drawn at random, are "
+            "offered one at once and get %(window)s to claim it."
+        ) % {"window": window}
+    if size == 0:
+        return gettext(
+            "When seats free, as many people as there are free seats, in order of joining, "
+            "are offered one at once and get %(window)s to claim it."
+        ) % {"window": window}
+    if settings.waitlist_lottery_mode:
+        return ngettext(
+            "When a seat frees, %(count)d person drawn at random from the queue gets "
+            "%(window)s to claim it (never more people than free seats).",
+            "When a seat frees, %(count)d people drawn at random from the queue get "
+            "%(window)s to claim it (never more people than free seats).",
+            size,
+        ) % {"count": size, "window": window}
+    return ngettext(
+        "When a seat frees, the next person in order of joining gets %(window)s to claim "
+        "it (never more people than free seats).",
+        "When a seat frees, the next %(count)d people in order of joining get %(window)s "
+        "to claim it (never more people than free seats).",
+        size,
+    ) % {"count": size, "window": window}
+
+
+def duration(span: timedelta) -> str:
+    """'2 hours', '1 day 6 hours', '90 minutes': to the nearest minute, at most two units
+    (an offer window is 1 hour .. 7 days; a cutoff may lie any distance before the start)."""
+    minutes = max(round(span.total_seconds() / 60), 0)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if not days and hours and minutes and hours < 2:
+        hours, minutes = 0, hours * 60 + minutes  # "90 minutes" rather than "1 hour 30 minutes"
+    parts = [
+        ngettext("%(count)d day", "%(count)d days", days) % {"count": days} if days else "",
+        ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours} if hours else "",
+        ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+        if minutes and not days
+        else "",
+    ]
+    return " ".join(part for part in parts if part) or gettext("0 minutes")
