@@ -176,9 +176,7 @@ def _organization_follows(user: User) -> list[dict[str, Any]]:
 
 
 def _series_follows(user: User) -> list[dict[str, Any]]:
-    rows = EventSeriesFollow.objects.filter(user=user).select_related(
-        "event_series__organization"
-    )
+    rows = EventSeriesFollow.objects.filter(user=user).select_related("event_series__organization")
     return [
         {
             "series": {

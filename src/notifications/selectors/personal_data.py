@@ -29,7 +29,11 @@ def notifications_of(user: User) -> list[dict[str, Any]]:
             "read_at": _iso(row.read_at),
             "in_app": row.in_app,
             "deliveries": [
-                {"channel": delivery.channel, "status": delivery.status, "sent_at": _iso(delivery.sent_at)}
+                {
+                    "channel": delivery.channel,
+                    "status": delivery.status,
+                    "sent_at": _iso(delivery.sent_at),
+                }
                 for delivery in row.deliveries.all()
             ],
         }

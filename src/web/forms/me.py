@@ -72,7 +72,9 @@ def chosen_channels(preference: NotificationPreference, notification_type: str) 
         return []
     wanted = setting.get("channels")
     if not isinstance(wanted, list):
-        wanted = preference.enabled_channels if isinstance(preference.enabled_channels, list) else []
+        wanted = (
+            preference.enabled_channels if isinstance(preference.enabled_channels, list) else []
+        )
     return [str(channel) for channel in wanted]
 
 
@@ -193,14 +195,12 @@ class PasswordResetRequestForm(forms.Form):
     )
 
 
-def _new_password(label: Promise) -> forms.CharField:
-    return forms.CharField(
-        label=label, strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
-    )
-
-
 class SetPasswordForm(forms.Form):
-    password = _new_password(_("New password"))
+    password = forms.CharField(
+        label=_("New password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
 
 
 class DeleteAccountForm(forms.Form):

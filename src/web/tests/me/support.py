@@ -51,7 +51,9 @@ def notify(user: User, title: str, event: Event | None = None, **fields: Any) ->
     context = {"event_url": links.event_url(event.pk), "event_id": str(event.pk)} if event else {}
     fields.setdefault("notification_type", "event_updated")
     fields.setdefault("context", context)
-    return Notification.objects.create(user=user, title=title, body=f"{title} body", in_app=True, **fields)
+    return Notification.objects.create(
+        user=user, title=title, body=f"{title} body", in_app=True, **fields
+    )
 
 
 def full_week(user: User | None = None, count: int = 1) -> User:

@@ -57,7 +57,9 @@ def test_a_live_offer_shows_its_deadline_and_a_countdown_timer() -> None:
 def test_ended_events_and_other_peoples_rows_are_not_listed() -> None:
     user, other = make_user(), make_user()
     past = make_event(
-        name="Last year", start=timezone.now() - timedelta(days=3), end=timezone.now() - timedelta(days=2)
+        name="Last year",
+        start=timezone.now() - timedelta(days=3),
+        end=timezone.now() - timedelta(days=2),
     )
     rsvp(past, user)
     rsvp(make_event(name="Someone else's party"), other)

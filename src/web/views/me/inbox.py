@@ -55,7 +55,9 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
     count = inbox.mark_all_read(request.user)  # type: ignore[arg-type]
     if count:
         text = ngettext(
-            "%(count)d notification marked as read.", "%(count)d notifications marked as read.", count
+            "%(count)d notification marked as read.",
+            "%(count)d notifications marked as read.",
+            count,
         )
         messages.success(request, text % {"count": count})
     else:

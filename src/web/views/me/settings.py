@@ -125,5 +125,7 @@ def refusal_text(refusal: UserDeletionRefused) -> str:
     return str(refusal.detail)
 
 
-def _render_delete(request: HttpRequest, form: DeleteAccountForm, status: int = 200) -> HttpResponse:
+def _render_delete(
+    request: HttpRequest, form: DeleteAccountForm, status: int = 200
+) -> HttpResponse:
     return render(request, "web/me/delete_account.html", {"form": form}, status=status)
