@@ -96,7 +96,7 @@ def test_a_weak_password_is_refused_next_to_the_field(client: Client) -> None:
     response = client.post(reset_link_path(), {"password": "123"})
 
     assert response.status_code == 400
-    assert 'id="id_password-errors"' in response.content.decode()
+    assert 'id="id_password_error"' in response.content.decode()
     user.refresh_from_db()
     assert user.check_password(PASSWORD)
 

@@ -116,8 +116,9 @@ def test_invalid_input_is_refused_next_to_its_field_and_nothing_changes() -> Non
 
     assert response.status_code == 400
     body = response.content.decode()
-    assert 'id="id_timezone-errors"' in body and "Select a valid choice" in body
-    assert 'id="id_name-errors"' in body and "at most 150 characters" in body
+    assert 'id="id_timezone_error"' in body and "Select a valid choice" in body
+    assert 'aria-describedby="id_timezone_error" aria-invalid="true"' in body
+    assert 'id="id_name_error"' in body and "at most 150 characters" in body
     user.refresh_from_db()
     assert (user.first_name, user.timezone) == ("Ada", "UTC")
     assert not NotificationPreference.objects.filter(
