@@ -6,13 +6,19 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from accounts.models import User
 from accounts.tests.factories import make_user
 from web.tests.browser.axe import severe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def status(page: Page, text: str) -> Locator:
+    """The announced message (the first, should the base page announce messages too)."""
+    return page.get_by_role("status").filter(has_text=text).first
+
 
 PAGES = ["/me", "/me/notifications", "/me/settings", "/me/settings/delete", "/password-reset"]
 
@@ -28,7 +34,7 @@ def test_saving_settings_keeps_zone_and_language(
     any_page.get_by_role("checkbox", name="E-mail: RSVP confirmations").uncheck()
     any_page.get_by_role("button", name="Save").click()
 
-    expect(any_page.get_by_role("status")).to_contain_text("Your settings are saved.")
+    expect(status(any_page, "Your settings are saved.")).to_be_visible()
     any_page.reload()
     expect(any_page.locator("html")).to_have_attribute("lang", "de")
     expect(any_page.locator("select[name=timezone]")).to_have_value("Asia/Tokyo")
@@ -44,10 +50,24 @@ def test_mark_all_as_read(any_page: Page, log_in: Any, attendee: User) -> None:
 
     any_page.get_by_role("button", name="Mark all as read").click()
 
-    expect(any_page.get_by_role("status")).to_contain_text("2 notifications marked as read.")
+    expect(status(any_page, "2 notifications marked as read.")).to_be_visible()
     expect(any_page.get_by_text("Unread", exact=True)).to_have_count(0)
     expect(any_page.get_by_role("link", name="Your seat is confirmed")).to_be_visible()
     expect(any_page.get_by_role("button", name="Mark all as read")).to_have_count(0)
+
+
+def test_the_countdown_of_a_live_offer_keeps_running(
+    page: Page, log_in: Any, attendee: User
+) -> None:
+    page.clock.install()
+    log_in(page, attendee)
+    page.goto("/me")
+    timer = page.get_by_role("timer")
+    expect(timer).to_have_text("in 23 minutes")
+
+    page.clock.fast_forward("05:00")
+
+    expect(timer).to_have_text("in 18 minutes")
 
 
 def test_the_password_reset_journey(page: Page) -> None:
