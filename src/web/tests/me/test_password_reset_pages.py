@@ -129,3 +129,18 @@ def test_the_log_in_page_links_to_the_reset(client: Client) -> None:
         in client.get("/login").content.decode()
     )
     assert "Forgot your password?" not in client.get("/signup").content.decode()
+
+
+@pytest.mark.usefixtures("_write_limit")
+def test_setting_the_password_is_limited_too(client: Client) -> None:
+    user = make_user("ada@example.com")
+    client.post("/password-reset", {"email": "ada@example.com"})  # 1 of 2
+    path = reset_link_path()
+    client.post(path, {"password": "123"})  # 2 of 2 (refused as weak)
+
+    refused = client.post(path, {"password": NEW_PASSWORD})
+
+    assert refused.status_code == 429
+    assert "Too many requests" in refused.content.decode()
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
