@@ -59,6 +59,7 @@ def test_the_export_is_a_json_download_of_everything_and_only_mine() -> None:
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"].startswith('attachment; filename="encore-my-data-')
+    assert "no-store" in response["Cache-Control"]
     data = json.loads(response.content)
     assert data["profile"]["email"] == "me@example.com"
     assert data["profile"]["timezone"] == "Europe/Berlin"

@@ -16,6 +16,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -51,18 +52,20 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 
 
 def _save(form: SettingsForm, user: User, preference: NotificationPreference) -> bool:
-    """Both changes, each through its service; False (errors on the form) on a refusal."""
+    """Both changes, each through its service, together or not at all; False (the errors
+    on the form) on a refusal."""
     try:
-        profile.update_profile(user, form.profile_changes(user))
+        with transaction.atomic():
+            profile.update_profile(user, form.profile_changes(user))
+            preferences.update_preferences(user, form.preference_changes(preference))
     except ValidationError as error:
         form.add_service_errors(error.message_dict)
-        return False
-    try:
-        preferences.update_preferences(user, form.preference_changes(preference))
     except InvalidInput as error:
         form.add_service_errors((error.extra or {}).get("errors", {}))
-        return False
-    return True
+    else:
+        return True
+    user.refresh_from_db()  # the page is rendered for what is stored
+    return False
 
 
 def _render(request: HttpRequest, form: SettingsForm, status: int = 200) -> HttpResponse:
@@ -78,6 +81,7 @@ def export_data(request: HttpRequest) -> HttpResponse:
     )
     day = timezone.now().date().isoformat()
     response["Content-Disposition"] = f'attachment; filename="encore-my-data-{day}.json"'
+    response["Cache-Control"] = "private, no-store"  # personal data: no copy in any cache
     return response
 
 
