@@ -66,6 +66,15 @@ def confirm_password_reset(*, uid: str, token: str, password: str) -> User:
     return user
 
 
+def reset_link_is_valid(*, uid: str, token: str) -> bool:
+    """Whether a reset link still works (the web page asks for a new password only then)."""
+    try:
+        _user_for_token(uid, token)
+    except InvalidResetToken:
+        return False
+    return True
+
+
 def reset_link(uid: str, token: str) -> str:
     return links.password_reset_url(uid, token)
 
