@@ -1,5 +1,5 @@
 """What every page (not the API) needs around its view: the viewer's language and zone,
-and an `EncoreError` turned into a page instead of JSON.
+an `EncoreError` turned into a page instead of JSON, and the API's write limit.
 
 The API keeps its own language rules and JSON errors, so both steps skip `/api/`. A
 signed-in viewer's pages follow their profile (`language`, `timezone`); an anonymous
@@ -7,6 +7,7 @@ visitor gets the browser's language and, on an event's pages, the event's zone (
 passes it; the active zone stays UTC here).
 """
 
+import math
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +15,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
+from common.api import WriteThrottle
 from common.errors import EncoreError
 
 API_PREFIX = "/api/"
@@ -56,3 +59,27 @@ def _zone(name: str) -> zoneinfo.ZoneInfo | None:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return None
+
+
+class PageWriteLimitMiddleware:
+    """Every page POST counts against the API's write limit (`WriteThrottle`, one counter).
+
+    A page write is as much a write as its API route: without the same limit, sign-up
+    would let anyone try addresses (ADR 0017), password reset flood mailboxes, and an
+    organiser's script hammer the waitlist actions at a rate the API refuses. Beyond it:
+    429 with Retry-After, and the view does not run, so nothing changes.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "POST" or request.path.startswith(API_PREFIX):
+            return self.get_response(request)
+        throttle = WriteThrottle()
+        if throttle.allow_request(request):
+            return self.get_response(request)
+        context = {"status": 429, "detail": gettext("Too many requests; please try again later.")}
+        response = render(request, "web/error.html", context, status=429)
+        response["Retry-After"] = str(max(math.ceil(throttle.wait() or 1), 1))
+        return response

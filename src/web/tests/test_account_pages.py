@@ -138,5 +138,5 @@ def test_sign_up_beyond_the_write_rate_is_refused_with_retry_after_and_writes_no
     refused = client.post("/signup", {"name": "N", "email": "n9@example.com", "password": STRONG})
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
-    assert "Too many attempts" in refused.content.decode()
+    assert "Too many requests" in refused.content.decode()
     assert not User.objects.filter(email="n9@example.com").exists()

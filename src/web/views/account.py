@@ -20,7 +20,6 @@ from accounts.service.login_limits import authenticate
 from accounts.service.registration import register_user
 from common.errors import Throttled
 from web.forms import LoginForm, SignupForm
-from web.views.limits import write_limited
 from web.views.navigation import next_url
 
 StrOrPromise = str | Promise
@@ -86,7 +85,6 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@write_limited
 def signup_page(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method != "POST":

@@ -1,8 +1,9 @@
 """`/password-reset` and the page its e-mailed link opens (`common.links.password_reset_url`).
 
 The request goes through `accounts.service.password_reset.request_password_reset`, as
-`POST /api/auth/password-reset`, under the same write limit (`common.api.WriteThrottle`,
-per client, the same counter; so is setting the password): every address gets the same redirect to the same "check your e-mail" page,
+`POST /api/auth/password-reset`, under the same write limit as every page POST
+(`web.middleware.PageWriteLimitMiddleware`: the API's counter; so is setting the
+password): every address gets the same redirect to the same "check your e-mail" page,
 so the page tells no one which addresses are registered. The link's page sets the new
 password through `confirm_password_reset` (validators, sessions ended, failed log-ins
 forgotten; every session of the account ends, as its session hash changes with the
@@ -10,15 +11,12 @@ password); a bad or used link says so, without asking for a password, and change
 """
 
 from django.core.exceptions import ValidationError
-from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.errors import InvalidResetToken
 from accounts.service import password_reset
-from common.api import WriteThrottle
 from web.forms.me import PasswordResetRequestForm, SetPasswordForm
 
 SENT_PATH = "/password-reset/sent"
@@ -30,9 +28,6 @@ def request_page(request: HttpRequest) -> HttpResponse:
     form = PasswordResetRequestForm(request.POST or None)
     if request.method != "POST":
         return _render(request, "web/me/password_reset.html", {"form": form})
-    retry_after = _over_write_limit(request)
-    if retry_after:
-        return _too_many(request, "web/me/password_reset.html", form, retry_after)
     if not form.is_valid():
         return _render(request, "web/me/password_reset.html", {"form": form}, status=400)
     password_reset.request_password_reset(form.cleaned_data["email"])
@@ -47,9 +42,6 @@ def sent_page(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def confirm_page(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
     form = SetPasswordForm(request.POST or None)
-    retry_after = _over_write_limit(request) if request.method == "POST" else 0
-    if retry_after:
-        return _too_many(request, "web/me/password_reset_confirm.html", form, retry_after)
     if request.method == "POST" and form.is_valid():
         try:
             password_reset.confirm_password_reset(
@@ -72,21 +64,6 @@ def confirm_page(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
 @require_GET
 def done_page(request: HttpRequest) -> HttpResponse:
     return _render(request, "web/me/password_reset_done.html", {})
-
-
-def _over_write_limit(request: HttpRequest) -> int:
-    """Seconds to wait when this client is over the API's write limit, else 0 (one hit)."""
-    throttle = WriteThrottle()
-    if throttle.allow_request(request):
-        return 0
-    return max(int(throttle.retry_after or 1), 1)
-
-
-def _too_many(request: HttpRequest, template: str, form: Form, retry_after: int) -> HttpResponse:
-    form.add_error(None, _("Too many requests; please try again later."))
-    response = _render(request, template, {"form": form}, status=429)
-    response["Retry-After"] = str(retry_after)
-    return response
 
 
 def _invalid(request: HttpRequest) -> HttpResponse:
