@@ -124,6 +124,8 @@ def test_deleting_releases_the_seat_logs_out_and_goes_home(
     assert reload(event).attendee_count == 0
     assert offered_ids(event) == {next_in_line.pk}
     assert "_auth_user_id" not in client.session
+    home = client.get("/").content.decode()
+    assert 'role="status"' in home and "Your account has been deleted." in home
     assert client.get("/me")["Location"].startswith("/login")
 
 
