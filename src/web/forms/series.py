@@ -96,10 +96,10 @@ class RuleForm(DescribedErrorsForm):
         widget=forms.CheckboxSelectMultiple,
     )
     monthly_type = forms.ChoiceField(
-        label=_("Monthly by"),
+        label=_("Monthly dates"),
         choices=[
-            (RecurrenceRule.MonthlyType.DAY_OF_MONTH, _("Day of the month")),
-            (RecurrenceRule.MonthlyType.NTH_WEEKDAY, _("Weekday of the month")),
+            (RecurrenceRule.MonthlyType.DAY_OF_MONTH, _("By day of the month")),
+            (RecurrenceRule.MonthlyType.NTH_WEEKDAY, _("By weekday of the month")),
         ],
         initial=RecurrenceRule.MonthlyType.DAY_OF_MONTH,
         required=False,

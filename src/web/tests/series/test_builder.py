@@ -55,7 +55,7 @@ class TestThePage:
                 rf'<input type="checkbox" name="weekdays" value="\d"[^>]*> {day}</label>', body
             ), day
         assert "<legend>Ends</legend>" in body
-        assert "Day of the month" in body and "Weekday of the month" in body
+        assert "By day of the month" in body and "By weekday of the month" in body
         assert "Publish automatically</label>" in body and ">Weeks ahead</label>" in body
         assert 'aria-label="Next dates"' in body  # the defaults are previewed at once
         assert '<button type="submit">Create series</button>' in body

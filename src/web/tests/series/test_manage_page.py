@@ -249,6 +249,31 @@ class TestActions:
         assert names[dates[0].pk] != "Renamed" and names[dates[1].pk] == "Renamed"
         assert EventSeries.objects.get(pk=series.pk).template_event.name == "Renamed"  # type: ignore[union-attr]
 
+    def test_template_and_cadence_errors_show_next_to_their_field(self) -> None:
+        series = weekly_series(make_org())
+        client = signed_in(series.organization.owner)
+        response = client.post(page(series) + "/template", {"name": "", "propagate": "none"})
+        assert response.status_code == 400
+        assert re.search(
+            r'id="id_name-errors">\s*<li>This field is required', response.content.decode()
+        )
+        response = client.post(
+            page(series) + "/recurrence",
+            {
+                "timezone": "UTC",
+                "frequency": "weekly",
+                "interval": "1",
+                "ends": "after",
+                "weeks_ahead": "4",
+            },
+        )
+        assert response.status_code == 400
+        assert (
+            "Give the number of dates."
+            in response.content.decode().split('id="id_count-errors"')[1]
+        )
+        assert rule_of(series).count is None
+
     def test_only_the_template(self) -> None:
         series = weekly_series(make_org())
         client = signed_in(series.organization.owner)

@@ -5,6 +5,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from accounts.tests.factories import make_user
 from events.models import Event, Organization
 from events.service import recurrence_service
 from events.tests.factories import make_org
@@ -79,3 +80,12 @@ def test_the_page_costs_the_same_queries_for_one_date_or_many(client: Client) ->
     one = _queries(client, url(few))
     assert _queries(client, url(many)) == one
     assert one <= 5
+
+
+def test_a_german_viewer_reads_the_days_in_german(client: Client) -> None:
+    series = weekly_series(make_org(), weekdays=[1, 3])
+    viewer = make_user(language="de", timezone="Europe/Berlin")
+    client.force_login(viewer)
+    body = client.get(url(series)).content.decode()
+    assert "Dienstag" in body and "Donnerstag" in body  # Django's own day names
+    assert "CET" in body  # the viewer's zone

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from events.selectors.series import visible_occurrences, visible_series_by_slug
 from web.views.access import activate_viewer_zone
+from web.views.series.rows import occurrence_rows
 from web.views.series.rule_words import describe_rule
 
 
@@ -23,7 +24,7 @@ def series_page(request: HttpRequest, org_slug: str, series_slug: str) -> HttpRe
         "series": series,
         "rule_words": describe_rule(rule) if rule is not None else "",
         "rule_zone": rule.timezone if rule is not None else "",
-        "occurrences": list(upcoming),
+        "occurrences": occurrence_rows(upcoming, zone),
         "zone": zone,
         "calendar_url": f"/api/event-series/{series.pk}/calendar.ics",
     }

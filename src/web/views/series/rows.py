@@ -25,7 +25,7 @@ class Row(TypedDict):
     iso: str
     when: str
     state: str
-    cancellable: bool
+    cancelled: bool
     refusal: str
 
 
@@ -69,7 +69,7 @@ def occurrence_rows(
                 iso=event.start.isoformat(),
                 when=when(event.start),
                 state=state,
-                cancellable=event.status != Event.Status.CANCELLED,
+                cancelled=event.status == Event.Status.CANCELLED,
                 refusal="",
             )
         )

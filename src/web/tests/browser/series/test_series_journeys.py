@@ -159,3 +159,20 @@ def test_with_javascript_off_the_organiser_previews_creates_and_generates(
     )
     page.get_by_role("button", name="Pause series").click()
     expect(page.get_by_role("button", name="Resume series")).to_be_visible()
+
+
+def test_the_builder_shows_the_fields_of_the_chosen_repeat(
+    phone_page: Page, log_in: Any, organiser: Organization
+) -> None:
+    page = phone_page
+    log_in(page, organiser.owner)
+    page.goto(f"/manage/{organiser.slug}/series/new")
+    day_of_month = page.get_by_label("Day of the month", exact=True)
+    count = page.get_by_label("Number of dates", exact=True)
+    expect(day_of_month).to_be_hidden()
+    expect(count).to_be_hidden()
+    page.get_by_label("Repeats").select_option("monthly")
+    page.get_by_role("radio", name="After a number of dates").check()
+    expect(day_of_month).to_be_visible()
+    expect(count).to_be_visible()
+    expect(page.get_by_role("checkbox", name="Monday")).to_be_hidden()
