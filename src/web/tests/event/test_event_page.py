@@ -200,6 +200,7 @@ def test_holding_an_offer_shows_the_deadline_a_timer_claim_and_leave(client: Cli
     assert "A seat is held for you until" in region
     assert f'<time datetime="{expires.isoformat()}">' in region
     assert 'role="timer"' in region
+    assert "(in 29 minutes)" in text_of(region)  # human phrasing beside the deadline
     assert "0:29:5" in text_of(region) or "0:30:00" in text_of(region)
     assert has_button(region, "Claim my seat") and has_button(region, "Leave the waitlist")
     assert f'action="/events/{event.pk}/claim"' in region
