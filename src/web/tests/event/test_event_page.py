@@ -91,6 +91,7 @@ def test_an_anonymous_visitor_gets_a_log_in_link_back_to_this_page(client: Clien
     assert 'role="status"' in region and 'aria-label="Your status"' in region
     assert f'href="/login?next=/events/{event.pk}">Log in to attend</a>' in region
     assert "<button" not in region
+    assert "hx-get" not in region  # nothing to refresh for a visitor: no polling
 
 
 def test_may_register_on_an_rsvp_event_offers_attend(client: Client) -> None:
