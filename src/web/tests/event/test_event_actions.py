@@ -171,6 +171,8 @@ def test_a_held_offer_is_claimed_by_the_checkout(client: Client) -> None:
     client.force_login(me)
     claim = post(client, event, "claim")
     assert claim["Location"] == f"{event_path(event)}/checkout"
+    form = client.get(claim["Location"]).content.decode()
+    assert "A seat is held for you until" in form  # the deadline stays in sight
     assert_back_on_the_page(post(client, event, "checkout", {f"tier_{tier.pk.hex}": "1"}), event)
     offer.refresh_from_db()
     assert offer.status == Offer.CLAIMED
