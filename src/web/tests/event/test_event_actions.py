@@ -64,6 +64,9 @@ def test_attending_a_full_event_is_refused_in_the_region_and_nothing_changes(
     assert 'class="status-message"' in region and "This event is full." in region
     assert has_button(region, "Join the waitlist")
     assert not EventRSVP.objects.filter(event=event, user=user).exists()
+    # The poll finds the situation unchanged, so the message is not swapped away.
+    partial = client.get(f"{event_path(event)}/status")
+    assert f'data-state="{partial["X-Encore-State"]}"' in region
 
 
 def test_join_then_leave_the_waitlist(client: Client) -> None:
