@@ -64,6 +64,9 @@ def test_attending_a_full_event_is_refused_in_the_region_and_nothing_changes(
     assert 'class="status-message"' in region and "This event is full." in region
     assert has_button(region, "Join the waitlist")
     assert not EventRSVP.objects.filter(event=event, user=user).exists()
+    # The poll finds the situation unchanged, so the message is not swapped away.
+    partial = client.get(f"{event_path(event)}/status")
+    assert f'data-state="{partial["X-Encore-State"]}"' in region
 
 
 def test_join_then_leave_the_waitlist(client: Client) -> None:
@@ -171,6 +174,8 @@ def test_a_held_offer_is_claimed_by_the_checkout(client: Client) -> None:
     client.force_login(me)
     claim = post(client, event, "claim")
     assert claim["Location"] == f"{event_path(event)}/checkout"
+    form = client.get(claim["Location"]).content.decode()
+    assert "A seat is held for you until" in form  # the deadline stays in sight
     assert_back_on_the_page(post(client, event, "checkout", {f"tier_{tier.pk.hex}": "1"}), event)
     offer.refresh_from_db()
     assert offer.status == Offer.CLAIMED

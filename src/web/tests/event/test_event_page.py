@@ -91,6 +91,7 @@ def test_an_anonymous_visitor_gets_a_log_in_link_back_to_this_page(client: Clien
     assert 'role="status"' in region and 'aria-label="Your status"' in region
     assert f'href="/login?next=/events/{event.pk}">Log in to attend</a>' in region
     assert "<button" not in region
+    assert "hx-get" not in region  # nothing to refresh for a visitor: no polling
 
 
 def test_may_register_on_an_rsvp_event_offers_attend(client: Client) -> None:
@@ -200,6 +201,7 @@ def test_holding_an_offer_shows_the_deadline_a_timer_claim_and_leave(client: Cli
     assert "A seat is held for you until" in region
     assert f'<time datetime="{expires.isoformat()}">' in region
     assert 'role="timer"' in region
+    assert "(in 29 minutes)" in text_of(region)  # human phrasing beside the deadline
     assert "0:29:5" in text_of(region) or "0:30:00" in text_of(region)
     assert has_button(region, "Claim my seat") and has_button(region, "Leave the waitlist")
     assert f'action="/events/{event.pk}/claim"' in region

@@ -23,7 +23,7 @@ from events.service.batch_ticket_service import BatchTicketService
 from web.forms.event import CheckoutForm, field_name
 from web.views.access import activate_viewer_zone, signed_in
 from web.views.event.actions import NOT_A_REFUSAL, event_path
-from web.views.event.situation import tiers_on_sale
+from web.views.event.situation import situation_for, tiers_on_sale
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,6 +51,7 @@ def checkout(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     rows = [(tier, form[field_name(tier)]) for tier in tiers]
     context = {
         "event": event,
+        "offer": situation_for(user, event).offer,  # a held seat's deadline, if any
         "form": form,
         "rows": rows,
         "message": message,

@@ -7,8 +7,9 @@ register, who is full, what the next step is, all come from the pipeline; this o
 picks which row of the table to show.
 
 `state` is a digest of everything the region shows except the ticking clock and the
-CSRF tokens: the polling script swaps the region only when it changed, so a keyboard
-user's focus is not reset every few seconds for nothing.
+CSRF tokens, and except a refusal message: the polling script swaps the region only
+when it changed, so a keyboard user's focus is not reset every few seconds for nothing,
+and the message of a refused action stays until the situation itself changes.
 """
 
 import hashlib
@@ -113,7 +114,6 @@ class Situation:
         eligibility = self.eligibility
         parts: list[object] = [
             self.kind,
-            self.message,
             self.event.status,
             self.position,
             self.has_rsvp,

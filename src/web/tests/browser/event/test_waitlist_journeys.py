@@ -62,6 +62,14 @@ def test_leaving_while_holding_an_offer_hands_it_to_the_next_members_open_page(
 
     page_c = open_as(user_c, path)
     expect(status(page_c)).to_contain_text("You are number 1 on the waitlist")
+    # An unchanged region is left alone by the poll: the focus stays where it was.
+    page_c.evaluate(
+        "() => document.body.addEventListener('htmx:afterRequest',"
+        " () => { window.polls = (window.polls || 0) + 1; })"
+    )
+    status(page_c).get_by_role("button", name="Leave the waitlist").focus()
+    page_c.wait_for_function("() => window.polls >= 1", timeout=POLL_TIMEOUT_MS)
+    assert page_c.evaluate("() => document.activeElement.textContent") == "Leave the waitlist"
     page_a = open_as(user_a, path)
     expect(status(page_a)).to_contain_text("A seat is held for you until")
     status(page_a).get_by_role("button", name="Leave the waitlist").click()
