@@ -29,6 +29,18 @@ def ensure_database(url: str) -> None:
             print(f"created database {name}")
 
 
+def plain_static_files() -> None:
+    """Pages render with the plain static storage: the bench never runs `collectstatic`,
+    so production's manifest storage would refuse every `{% static %}` of the h-rows. The
+    URLs lose their hash; the work of the page is the same.
+    """
+    from django.conf import settings
+    from django.test import override_settings
+
+    plain = "django.contrib.staticfiles.storage.StaticFilesStorage"
+    override_settings(STORAGES={**settings.STORAGES, "staticfiles": {"BACKEND": plain}}).enable()
+
+
 def setup_django(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "encore.settings")
@@ -45,6 +57,7 @@ def setup_django(url: str) -> None:
 
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
+    plain_static_files()
     # Per-request INFO lines would bury the table (and cost time inside the figures).
     logging.disable(logging.INFO)
 

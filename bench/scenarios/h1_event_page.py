@@ -4,17 +4,12 @@ A realistic busy event: capacity 1000, full (1000 YES RSVPs), 10,000 people queu
 viewer is the last of them, so the page runs every gate and shows "You are number
 10000 on the waitlist". A session login, as a browser has it; the whole HTTP stack,
 templates included. Budget (issue 11): 30 ms.
-
-The bench runs without `collectstatic`, so the static files' manifest (production's
-storage) does not exist: the scenario renders with the plain storage, which builds the
-same `/static/...` URLs without the hash (a dictionary lookup less).
 """
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 
-from django.conf import settings
-from django.test import Client, override_settings
+from django.test import Client
 
 from bench import builders
 from bench.registry import Measured, committed_scenario
@@ -25,13 +20,9 @@ DATA = f"capacity {CAPACITY}, full, {QUEUED:,} queued; the viewer is last"
 METHOD = "committed data; each run rolled back"
 
 
-PLAIN_STATIC = "django.contrib.staticfiles.storage.StaticFilesStorage"
-
-
 @contextmanager
 def event_page(tag: str) -> Iterator[Measured]:
-    storages = {**settings.STORAGES, "staticfiles": {"BACKEND": PLAIN_STATIC}}
-    with builders.committed(tag), override_settings(STORAGES=storages):
+    with builders.committed(tag):
         event = builders.waitlist_event(tag, capacity=CAPACITY, batch_size=0)
         builders.attendees(event, CAPACITY)
         queued = builders.users(QUEUED, f"{tag}-queued")

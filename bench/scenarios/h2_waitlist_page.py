@@ -6,7 +6,7 @@ settings form and its sentence, through the whole HTTP stack with a session log-
 
 from datetime import timedelta
 
-from django.test import Client, override_settings
+from django.test import Client
 from django.utils import timezone
 
 from bench import builders
@@ -15,12 +15,6 @@ from bench.registry import Measured, scenario
 QUEUED = 10_000
 OFFERS = 20
 CAPACITY = 100
-#: The bench runs without `collectstatic`: the page's asset URLs are then the plain
-#: ones (the manifest lookup they replace costs nothing worth measuring).
-PLAIN_STATIC = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
 
 
 @scenario(
@@ -29,7 +23,6 @@ PLAIN_STATIC = {
     data=f"{QUEUED:,} queued, {OFFERS} pending offers, {CAPACITY} seats taken",
 )
 def waitlist_page() -> Measured:
-    override_settings(STORAGES=PLAIN_STATIC).enable()
     event = builders.waitlist_event("h2", capacity=CAPACITY + OFFERS, batch_size=5)
     builders.attendees(event, CAPACITY)
     people = builders.users(QUEUED, "h2-queued")

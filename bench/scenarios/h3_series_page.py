@@ -2,12 +2,10 @@
 
 The series of the c-rows (Mon/Wed/Fri, 52-week window), generated once; the owner is
 signed in with a session, as in a browser. The page lists every occurrence with its
-state and computes the drift (ui.md: ≤ 50 ms server time, fixed queries). Static
-files are served by plain storage: the bench database has no `collectstatic` manifest.
+state and computes the drift (ui.md: ≤ 50 ms server time, fixed queries).
 """
 
-from django.conf import settings
-from django.test import Client, override_settings
+from django.test import Client
 
 from bench.registry import Measured, scenario
 from bench.scenarios.c_series import EXPECTED, build_series
@@ -23,15 +21,8 @@ def series_page() -> Measured:
     client.force_login(series.organization.owner)
     path = f"/manage/series/{series.pk}"
 
-    # The bench runs without `collectstatic`: plain static URLs instead of the manifest's.
-    storages = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
     def call() -> object:
-        with override_settings(STORAGES=storages):
-            response = client.get(path)
+        response = client.get(path)
         assert response.status_code == 200, (response.status_code, response.content[:300])
         body = response.content.decode()
         assert body.count("Cancel this date") == EXPECTED, body.count("Cancel this date")

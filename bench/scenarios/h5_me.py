@@ -4,15 +4,11 @@ A session login (`force_login`), then one page each: `/me` for an attendee with 
 upcoming events of every kind (RSVPs, tickets, queue places with a live offer on half of
 them, 800 people queued ahead), `/me/notifications` with 200 notifications (one page of
 20 shown), `/me/settings` (the profile, 600 zones, the preference grid).
-
-The pages' `{% static %}` tags need the manifest of `collectstatic` under the production
-storage; the bench does not collect, so each call renders with the plain storage (the
-URLs differ, the work of the page does not).
 """
 
 from datetime import timedelta
 
-from django.test import Client, override_settings
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -22,12 +18,6 @@ from events.models import EventRSVP, Ticket, TicketTier
 from notifications.models import Notification
 
 EVENTS = 20
-PLAIN_STATIC = override_settings(
-    STORAGES={
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-)
 
 
 def _attendee() -> User:
@@ -58,8 +48,7 @@ def _client(person: User, path: str, expected: str) -> Measured:
     client.force_login(person, backend="django.contrib.auth.backends.ModelBackend")
 
     def call() -> object:
-        with PLAIN_STATIC:
-            response = client.get(path)
+        response = client.get(path)
         assert response.status_code == 200, (response.status_code, response.content[:300])
         body = response.content.decode()
         assert expected in body, f"{expected!r} not on {path}"
