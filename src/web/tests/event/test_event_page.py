@@ -58,7 +58,7 @@ def test_the_page_shows_name_times_in_the_events_zone_venue_organiser_and_seats(
     assert "Kesselhaus, Knaackstr. 97" in text
     assert "Tango Berlin" in text
     assert "Capacity: 50" in text and "Taken: 3" in text and "0 held for the waitlist" in text
-    assert f'<a href="/api/events/{event.pk}/calendar.ics">Add to calendar</a>' in body
+    assert f'<a href="/events/{event.pk}/calendar.ics">Add to calendar</a>' in body
 
 
 def test_a_signed_in_viewer_reads_the_times_in_their_own_zone(client: Client) -> None:

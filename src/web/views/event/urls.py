@@ -6,7 +6,7 @@ Everything lives under `/events/<uuid>/…`; the public series page
 
 from django.urls import URLPattern, path
 
-from web.views.event import actions, checkout, page
+from web.views.event import actions, calendar, checkout, page
 
 urlpatterns: list[URLPattern] = [
     path("events/<uuid:event_id>", page.event_page, name="event"),
@@ -22,4 +22,5 @@ urlpatterns: list[URLPattern] = [
         name="event-cancel-ticket",
     ),
     path("events/<uuid:event_id>/checkout", checkout.checkout, name="event-checkout"),
+    path("events/<uuid:event_id>/calendar.ics", calendar.event_calendar, name="event-calendar"),
 ]
