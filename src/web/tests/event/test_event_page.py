@@ -234,6 +234,23 @@ def test_another_refusal_shows_the_reason_and_its_next_step(client: Client) -> N
     assert "<button" not in region
 
 
+@pytest.mark.parametrize(
+    ("status", "says"),
+    [
+        (Event.Status.CLOSED, "Registration for this event is closed."),
+        (Event.Status.CANCELLED, "This event is cancelled."),
+    ],
+)
+def test_a_closed_or_cancelled_event_says_so_not_that_it_opens_later(
+    client: Client, status: str, says: str
+) -> None:
+    event = make_event(status=status)
+    client.force_login(make_user())
+    region = status_region(client, event)
+    assert says in text_of(region)
+    assert "not open yet" not in region and "<button" not in region
+
+
 def test_an_invisible_event_is_a_404_like_the_api(client: Client) -> None:
     draft = make_event(status=Event.Status.DRAFT)
     private_org = make_org(visibility=Organization.Visibility.PRIVATE)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from events.eligibility.types import EventUserEligibility
 from events.models import Event, EventRSVP, Ticket, TicketTier
@@ -56,8 +57,18 @@ class Situation:
 
     @property
     def reason(self) -> str:
+        """The pipeline's reason; "not open" said as what the event's status means.
+
+        The pipeline has one refusal for every status but open (`event_is_not_open`,
+        "not open yet", domain.md); on a closed or cancelled event that reads as if it
+        were about to open, so the page names the status instead.
+        """
         eligibility = self.eligibility
-        return (eligibility.reason or "") if eligibility is not None else ""
+        if eligibility is None:
+            return ""
+        if eligibility.reason_code == NOT_OPEN:
+            return NOT_OPEN_BY_STATUS.get(self.event.status, eligibility.reason or "")
+        return eligibility.reason or ""
 
     @property
     def reason_code(self) -> str:
@@ -132,6 +143,11 @@ class Situation:
 
 
 YES = EventRSVP.Status.YES
+NOT_OPEN = "event_is_not_open"
+NOT_OPEN_BY_STATUS = {
+    Event.Status.CLOSED: gettext_noop("Registration for this event is closed."),
+    Event.Status.CANCELLED: gettext_noop("This event is cancelled."),
+}
 
 
 def tiers_on_sale(event: Event, now: datetime) -> tuple[TicketTier, ...]:
