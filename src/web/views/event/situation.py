@@ -144,7 +144,7 @@ class Situation:
 
 YES = EventRSVP.Status.YES
 NOT_OPEN = "event_is_not_open"
-NOT_OPEN_BY_STATUS = {
+NOT_OPEN_BY_STATUS: dict[str, str] = {
     Event.Status.CLOSED: gettext_noop("Registration for this event is closed."),
     Event.Status.CANCELLED: gettext_noop("This event is cancelled."),
 }
