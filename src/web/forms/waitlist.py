@@ -90,4 +90,6 @@ class WaitlistSettingsForm(forms.Form):
 
 
 def _hours(window: timedelta) -> Decimal:
-    return (Decimal(int(window.total_seconds())) / Decimal(3600)).quantize(Decimal("0.01"))
+    """The window in hours as the field shows it: "48", "1.5" (no trailing zeros)."""
+    hours = (Decimal(int(window.total_seconds())) / Decimal(3600)).quantize(Decimal("0.01"))
+    return hours.to_integral() if hours == hours.to_integral() else hours.normalize()

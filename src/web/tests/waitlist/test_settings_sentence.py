@@ -40,8 +40,8 @@ class TestEveryRowOfTheMatrix:
 
     def test_open_mode_offers_everyone_up_to_the_free_seats(self) -> None:
         assert _say(batch=0) == (
-            "When seats free, as many people as there are free seats, in order of joining, "
-            "are offered one at once and get 2 hours to claim it."
+            "When seats free, one person per free seat, in order of joining, is offered a "
+            "seat and gets 2 hours to claim it."
         )
 
     def test_batched_fifo(self) -> None:
@@ -66,7 +66,9 @@ class TestEveryRowOfTheMatrix:
         assert "6 hours before the event" in sentence and "everyone still waiting" in sentence
 
     def test_lottery_in_open_mode_and_a_batch_of_one(self) -> None:
-        assert "drawn at random, are offered one at once" in _say(batch=0, lottery=True)
+        assert "one person per free seat, drawn at random, is offered" in _say(
+            batch=0, lottery=True
+        )
         assert _say(batch=1, window=timedelta(days=1)).startswith(
             "When a seat frees, the next person in order of joining gets 1 day to claim it"
         )
@@ -89,7 +91,7 @@ class TestEveryRowOfTheMatrix:
     [
         ({"waitlist_open": False}, "The waitlist is closed"),
         ({"waitlist_time_window": None}, "Passive waitlist"),
-        ({"waitlist_batch_size": 0}, "as many people as there are free seats, in order"),
+        ({"waitlist_batch_size": 0}, "one person per free seat, in order of joining"),
         ({"waitlist_batch_size": 5}, "the next 5 people in order of joining get 2 hours"),
         (
             {"waitlist_batch_size": 5, "waitlist_cutoff_date": "6h"},

@@ -63,13 +63,13 @@ def _batches(settings: WaitlistSettings, window: str) -> str:
     size = settings.waitlist_batch_size
     if size == 0 and settings.waitlist_lottery_mode:
         return gettext(
-            "When seats free, as many people as there are free seats, drawn at random, are "
-            "offered one at once and get %(window)s to claim it."
+            "When seats free, one person per free seat, drawn at random, is offered a seat "
+            "and gets %(window)s to claim it."
         ) % {"window": window}
     if size == 0:
         return gettext(
-            "When seats free, as many people as there are free seats, in order of joining, "
-            "are offered one at once and get %(window)s to claim it."
+            "When seats free, one person per free seat, in order of joining, is offered a "
+            "seat and gets %(window)s to claim it."
         ) % {"window": window}
     if settings.waitlist_lottery_mode:
         return ngettext(
