@@ -52,22 +52,7 @@ def _weekday_choices() -> list[tuple[str, str]]:
     return [(str(day), str(WEEKDAYS[day])) for day in range(7)]
 
 
-class DescribedErrorsForm(forms.Form):
-    """A field with errors points at them (`aria-describedby`), next to its help text."""
-
-    def full_clean(self) -> None:
-        super().full_clean()
-        for name in self.errors:
-            if name not in self.fields:
-                continue
-            bound = self[name]
-            ids = [f"{bound.auto_id}_helptext"] if self.fields[name].help_text else []
-            ids.append(f"{bound.auto_id}-errors")
-            self.fields[name].widget.attrs["aria-describedby"] = " ".join(ids)
-            self.fields[name].widget.attrs["aria-invalid"] = "true"
-
-
-class RuleForm(DescribedErrorsForm):
+class RuleForm(forms.Form):
     """The cadence: every field of the rule but its first date and time, and the window."""
 
     timezone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices)
@@ -319,7 +304,7 @@ PROPAGATE_CHOICES = [
 ]
 
 
-class TemplateForm(DescribedErrorsForm):
+class TemplateForm(forms.Form):
     """`/manage/series/{id}/template`: the template's text and where the change goes."""
 
     name = forms.CharField(label=_("Name"), max_length=200)

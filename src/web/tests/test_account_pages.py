@@ -106,7 +106,7 @@ def test_sign_up_shows_the_services_password_rules_next_to_the_field(client: Cli
         "/signup", {"name": "Ada", "email": "ada@example.com", "password": "123"}
     )
     assert response.status_code == 400
-    assert 'id="id_password-errors"' in response.content.decode()
+    assert 'id="id_password_error"' in response.content.decode()
     assert not User.objects.filter(email="ada@example.com").exists()
 
 

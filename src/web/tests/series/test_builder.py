@@ -144,9 +144,7 @@ class TestCreate:
 
 class TestValidation:
     def _errors_of(self, body: str, field: str) -> str:
-        match = re.search(
-            rf'<ul class="field-errors" id="id_{field}-errors">(.*?)</ul>', body, re.S
-        )
+        match = re.search(rf'<ul class="field-errors" id="id_{field}_error">(.*?)</ul>', body, re.S)
         assert match, f"no errors next to {field}"
         return match.group(1)
 
@@ -162,7 +160,7 @@ class TestValidation:
         assert "greater than or equal to 1" in self._errors_of(body, "interval")
         assert "Mars/Olympus" in self._errors_of(body, "timezone")
         assert re.search(
-            r'<input type="text" name="name"[^>]*aria-describedby="id_name-errors"', body
+            r'<input type="text" name="name"[^>]*aria-describedby="id_name_error"', body
         )
         assert not EventSeries.objects.exists()
 

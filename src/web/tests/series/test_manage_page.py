@@ -255,7 +255,7 @@ class TestActions:
         response = client.post(page(series) + "/template", {"name": "", "propagate": "none"})
         assert response.status_code == 400
         assert re.search(
-            r'id="id_name-errors">\s*<li>This field is required', response.content.decode()
+            r'id="id_name_error">\s*<li>This field is required', response.content.decode()
         )
         response = client.post(
             page(series) + "/recurrence",
@@ -269,8 +269,7 @@ class TestActions:
         )
         assert response.status_code == 400
         assert (
-            "Give the number of dates."
-            in response.content.decode().split('id="id_count-errors"')[1]
+            "Give the number of dates." in response.content.decode().split('id="id_count_error"')[1]
         )
         assert rule_of(series).count is None
 

@@ -43,7 +43,7 @@ def test_the_form_shows_the_saved_settings(client: Client) -> None:
     assert 'name="waitlist_batch_size" value="5"' in body
     assert 'name="waitlist_lottery_mode" id="id_waitlist_lottery_mode" checked' in body
     for label in ("Active waitlist", "Offer window", "Batch size", "Lottery", "Cutoff"):
-        assert f">{label}</label>" in body
+        assert f"{label}</label>" in body
 
 
 def test_save_writes_every_setting_and_the_page_says_what_they_do(client: Client) -> None:
@@ -116,7 +116,7 @@ def test_a_refused_value_is_shown_next_to_its_field_and_nothing_is_saved(
     response = client.post(url(event), _form(**{"waitlist_batch_size": "7", **fields}))
     assert response.status_code == 400
     body = response.content.decode()
-    errors = body.index(f'id="id_{field}-errors"')
+    errors = body.index(f'id="id_{field}_error"')
     assert message in body[errors : errors + 400]
     assert body.index(f'name="{field}"') < errors  # next to its own field
     assert _settings(event) == before
