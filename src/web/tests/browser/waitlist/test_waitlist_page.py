@@ -1,5 +1,7 @@
 """The organiser's waitlist page in Chromium, by role and name."""
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -75,7 +77,10 @@ def test_axe_finds_nothing_serious_and_a_phone_needs_no_horizontal_scroll(
     assert severe_violations(page, axe_source) == []
     page.get_by_label("Batch size").fill("-3")  # the error state: a field error
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_role("alert")).to_contain_text("greater than or equal to 0")
+    expect(page.get_by_role("alert")).to_contain_text("Please correct the fields")
+    expect(page.get_by_label("Batch size")).to_have_accessible_description(
+        re.compile("greater than or equal to 0")
+    )
     assert severe_violations(page, axe_source) == []
     log_in(phone_page, scene.organiser)
     phone_page.goto(url(scene.event))
