@@ -20,7 +20,7 @@ from events.tests.waitlist_builders import T0, Status, active_event, give_offer,
 from notifications import tasks as notification_tasks
 from notifications.models import NotificationDelivery
 from notifications.tests.builders import run_deliver_task
-from notifications.tests.servers import SmtpServer, run_smtp_server
+from notifications.tests.servers import SmtpServer, smtp_backend
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +30,7 @@ Delivery = NotificationDelivery.Status
 
 @pytest.fixture
 def smtp(settings: Any) -> Iterator[SmtpServer]:
-    with run_smtp_server() as server:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST, settings.EMAIL_PORT = server.host, server.port
-        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-        settings.EMAIL_USE_TLS = False
-        settings.EMAIL_TIMEOUT = 5
+    with smtp_backend(settings) as server:
         yield server
 
 

@@ -8,7 +8,7 @@ import pytest
 from accounts.models import User
 from accounts.tests.factories import make_user
 from notifications.models import NotificationPreference
-from notifications.tests.servers import BotApiStub, SmtpServer, run_bot_api_stub, run_smtp_server
+from notifications.tests.servers import BotApiStub, SmtpServer, run_bot_api_stub, smtp_backend
 
 BOT_TOKEN = "123456:TEST-token"
 CHAT_ID = "424242"
@@ -17,14 +17,7 @@ CHAT_ID = "424242"
 @pytest.fixture
 def smtp_server(settings: Any) -> Iterator[SmtpServer]:
     """An aiosmtpd server on 127.0.0.1; Django's SMTP backend points at it."""
-    with run_smtp_server() as server:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST = server.host
-        settings.EMAIL_PORT = server.port
-        settings.EMAIL_HOST_USER = ""
-        settings.EMAIL_HOST_PASSWORD = ""
-        settings.EMAIL_USE_TLS = False
-        settings.EMAIL_TIMEOUT = 5
+    with smtp_backend(settings) as server:
         yield server
 
 

@@ -77,6 +77,21 @@ def run_smtp_server() -> Iterator[SmtpServer]:
         controller.stop()
 
 
+@contextmanager
+def smtp_backend(settings: Any) -> Iterator[SmtpServer]:
+    """A real SMTP server on 127.0.0.1, with Django's SMTP backend pointed at it.
+
+    `settings` is pytest-django's fixture, which restores the e-mail settings afterwards.
+    """
+    with run_smtp_server() as server:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = server.host, server.port
+        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
+        settings.EMAIL_USE_TLS = False
+        settings.EMAIL_TIMEOUT = 5
+        yield server
+
+
 @dataclass
 class BotApiStub:
     """A stand-in for api.telegram.org: records requests, answers from a queue (else 200)."""

@@ -16,7 +16,7 @@ from accounts.tests.factories import make_user
 from events.models import WaitlistOffer
 from events.service.event_manager.manager import EventManager
 from events.tests.waitlist_builders import active_event, queue_in_order
-from notifications.tests.servers import SmtpServer, run_smtp_server
+from notifications.tests.servers import SmtpServer, smtp_backend
 from web.tests.browser.event.conftest import OpenAs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,12 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def smtp(settings: Any, live_server: Any) -> Iterator[SmtpServer]:
-    with run_smtp_server() as server:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST, settings.EMAIL_PORT = server.host, server.port
-        settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-        settings.EMAIL_USE_TLS = False
-        settings.EMAIL_TIMEOUT = 5
+    with smtp_backend(settings) as server:
         settings.ENCORE_PUBLIC_URL = live_server.url
         yield server
 
