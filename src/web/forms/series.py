@@ -16,6 +16,7 @@ from django import forms
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from common.timezones import get_zone
 from events.models import RecurrenceRule
@@ -124,7 +125,7 @@ class RuleForm(DescribedErrorsForm):
         label=_("Day of the week"), choices=_weekday_choices, coerce=int, required=False
     )
     ends = forms.ChoiceField(
-        label=_("Ends"),
+        label=pgettext_lazy("series end", "Ends"),
         choices=[
             (ENDS_NEVER, _("Never")),
             (ENDS_ON, _("On a date")),
