@@ -14,9 +14,8 @@ from typing import Any
 
 from django import forms
 from django.utils.dates import WEEKDAYS
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from common.timezones import get_zone
 from events.models import RecurrenceRule
