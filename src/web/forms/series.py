@@ -111,11 +111,11 @@ class RuleForm(DescribedErrorsForm):
     nth_weekday = forms.TypedChoiceField(
         label=_("Week of the month"),
         choices=[
-            ("1", _("First")),
-            ("2", _("Second")),
-            ("3", _("Third")),
-            ("4", _("Fourth")),
-            ("-1", _("Last")),
+            ("1", pgettext_lazy("week of the month", "First")),
+            ("2", pgettext_lazy("week of the month", "Second")),
+            ("3", pgettext_lazy("week of the month", "Third")),
+            ("4", pgettext_lazy("week of the month", "Fourth")),
+            ("-1", pgettext_lazy("week of the month", "Last")),
         ],
         coerce=int,
         required=False,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from accounts.tests.factories import make_user
@@ -130,6 +131,7 @@ class TestAGermanViewer:
             "ihn anzunehmen."
         ) in text
         assert "Warteschlange" in text and "Angebote" in text and "Niemand wartet." in text
+        assert "Speichern" in text and "Sichern" not in text  # not the admin's "Save"
 
     def test_the_series_management_page(self) -> None:
         organization = make_org(german())
@@ -215,3 +217,18 @@ def test_the_compiled_catalogue_matches_the_po() -> None:
             continue
         found = compiled.pgettext(str(context), msgid) if context else compiled.gettext(msgid)
         assert found == entry["msgstr"][0], msgid  # type: ignore[index]
+
+
+def test_django_answers_every_message_as_the_catalogue_says() -> None:
+    """Django merges the catalogues of all apps, the ones listed first winning: a web text
+    that another catalogue (the admin's "Save" = "Sichern") also has needs a context."""
+    differing = []
+    with translation.override("de"):
+        for entry in catalogue():
+            msgid, context, msgstr = entry["msgid"], entry["msgctxt"], entry["msgstr"]
+            if not msgid or len(msgstr) != 1:  # type: ignore[arg-type]
+                continue
+            found = translation.pgettext(context, msgid) if context else translation.gettext(msgid)  # type: ignore[arg-type]
+            if found != msgstr[0]:  # type: ignore[index]
+                differing.append((context, msgid, found))
+    assert differing == []
