@@ -5,6 +5,7 @@ German gets it too; and the web catalogue has every message translated and compi
 import ast
 import gettext
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -153,70 +154,70 @@ def test_an_anonymous_visitor_asking_for_german_gets_german(client: Client) -> N
 # The catalogue --------------------------------------------------------------------------
 
 
-def catalogue() -> list[dict[str, object]]:
-    """The entries of the web's German .po: flags, context, ids and translations."""
+@dataclass(frozen=True)
+class Entry:
+    context: str | None
+    msgid: str
+    msgstr: tuple[str, ...]  # one translation, or one per plural form
+    fuzzy: bool
+    obsolete: bool
+
+
+def catalogue() -> list[Entry]:
+    """The messages of the web's German .po (the header left out), parsed by hand."""
     text = (LOCALE / "django.po").read_text(encoding="utf-8")
     entries = []
     for block in re.split(r"\n\s*\n", text.strip()):
-        entry: dict[str, object] = {"flags": [], "msgstr": []}
-        field = ""
-        parts: dict[str, list[str]] = {}
+        fields: dict[str, list[str]] = {}
+        field, fuzzy, obsolete = "", False, False
         for line in block.splitlines():
-            if line.startswith("#,"):
-                entry["flags"] = [flag.strip() for flag in line[2:].split(",")]
-            elif line.startswith("#~"):
-                entry["obsolete"] = True
-            elif match := re.match(
-                r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d\])?) (".*")$', line
-            ):
+            fuzzy = fuzzy or (line.startswith("#,") and "fuzzy" in line)
+            obsolete = obsolete or line.startswith("#~")
+            if match := re.match(r'^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d\])?) (".*")$', line):
                 field = match.group(1)
-                parts[field] = [match.group(2)]
+                fields[field] = [match.group(2)]
             elif line.startswith('"'):
-                parts[field].append(line)
+                fields[field].append(line)
         strings = {
-            key: "".join(ast.literal_eval(piece) for piece in value) for key, value in parts.items()
+            key: "".join(ast.literal_eval(part) for part in parts) for key, parts in fields.items()
         }
-        entry["msgctxt"] = strings.get("msgctxt")
-        entry["msgid"] = strings.get("msgid", "")
-        entry["msgstr"] = [value for key, value in strings.items() if key.startswith("msgstr")]
-        entries.append(entry)
+        if strings.get("msgid"):
+            translations = tuple(
+                value for key, value in strings.items() if key.startswith("msgstr")
+            )
+            entries.append(
+                Entry(strings.get("msgctxt"), strings["msgid"], translations, fuzzy, obsolete)
+            )
     return entries
 
 
 def test_every_message_of_the_web_catalogue_is_translated_and_none_is_fuzzy() -> None:
-    entries = [entry for entry in catalogue() if entry["msgid"]]
+    entries = catalogue()
     assert len(entries) > 300
-    untranslated = [entry["msgid"] for entry in entries if not all(entry["msgstr"])]  # type: ignore[arg-type]
-    fuzzy = [entry["msgid"] for entry in entries if "fuzzy" in entry["flags"]]  # type: ignore[operator]
-    obsolete = [entry["msgid"] for entry in entries if entry.get("obsolete")]
-    assert untranslated == [] and fuzzy == [] and obsolete == []
+    assert [entry.msgid for entry in entries if not all(entry.msgstr)] == []
+    assert [entry.msgid for entry in entries if entry.fuzzy or entry.obsolete] == []
 
 
 def test_the_catalogue_says_du_never_sie() -> None:
     formal = re.compile(r"\b(Sie|Ihnen|Ihr|Ihre|Ihrem|Ihren|Ihrer|Ihres)\b")
-    offenders = [
-        value
-        for entry in catalogue()
-        for value in entry["msgstr"]  # type: ignore[attr-defined]
-        if entry["msgid"] and formal.search(value)
-    ]
-    assert offenders == []
+    assert [text for entry in catalogue() for text in entry.msgstr if formal.search(text)] == []
 
 
 def test_the_eligibility_reasons_are_in_the_web_catalogue() -> None:
-    msgids = {entry["msgid"] for entry in catalogue()}
-    assert {reason.value for reason in Reasons} <= msgids
+    assert {reason.value for reason in Reasons} <= {entry.msgid for entry in catalogue()}
 
 
 def test_the_compiled_catalogue_matches_the_po() -> None:
     with (LOCALE / "django.mo").open("rb") as mo:
         compiled = gettext.GNUTranslations(mo)
     for entry in catalogue():
-        msgid, context = str(entry["msgid"]), entry["msgctxt"]
-        if not msgid or len(entry["msgstr"]) != 1:  # type: ignore[arg-type]
-            continue
-        found = compiled.pgettext(str(context), msgid) if context else compiled.gettext(msgid)
-        assert found == entry["msgstr"][0], msgid  # type: ignore[index]
+        if len(entry.msgstr) == 1:
+            found = (
+                compiled.pgettext(entry.context, entry.msgid)
+                if entry.context
+                else compiled.gettext(entry.msgid)
+            )
+            assert found == entry.msgstr[0], entry.msgid
 
 
 def test_django_answers_every_message_as_the_catalogue_says() -> None:
@@ -225,10 +226,13 @@ def test_django_answers_every_message_as_the_catalogue_says() -> None:
     differing = []
     with translation.override("de"):
         for entry in catalogue():
-            msgid, context, msgstr = entry["msgid"], entry["msgctxt"], entry["msgstr"]
-            if not msgid or len(msgstr) != 1:  # type: ignore[arg-type]
+            if len(entry.msgstr) != 1:
                 continue
-            found = translation.pgettext(context, msgid) if context else translation.gettext(msgid)  # type: ignore[arg-type]
-            if found != msgstr[0]:  # type: ignore[index]
-                differing.append((context, msgid, found))
+            found = (
+                translation.pgettext(entry.context, entry.msgid)
+                if entry.context
+                else translation.gettext(entry.msgid)
+            )
+            if found != entry.msgstr[0]:
+                differing.append((entry.context, entry.msgid, found))
     assert differing == []
