@@ -103,6 +103,8 @@ class TestAGermanViewer:
         text = page_text(organization.owner, f"/manage/{organization.slug}")
         assert "Kommende Veranstaltungen" in text and "Neue Veranstaltung" in text
         assert "Serien" in text and "Neue Serie" in text
+        form = page_text(organization.owner, f"/manage/{organization.slug}/events/new")
+        assert "Sichtbarkeit Öffentlich Nicht gelistet Privat Nur für Mitglieder" in form
 
     def test_the_event_overview_names_the_state_and_the_action_apart(self) -> None:
         organization = make_org(german())
@@ -149,6 +151,8 @@ def test_an_anonymous_visitor_asking_for_german_gets_german(client: Client) -> N
     body = response.content.decode()
     assert '<html lang="de">' in body
     assert "Kommende Veranstaltungen" in body and "Anmelden" in body and "Registrieren" in body
+    login = text_of(client.get("/login", headers={"accept-language": "de"}).content.decode())
+    assert "E-Mail-Adresse" in login and "Passwort vergessen?" in login
 
 
 # The catalogue --------------------------------------------------------------------------
