@@ -102,7 +102,17 @@ class EventForm(forms.Form):
         required=False,
         help_text=_("0 or empty: no limit."),
     )
-    visibility = forms.ChoiceField(label=_("Visibility"), choices=Event.Visibility.choices)
+    visibility = forms.ChoiceField(
+        label=_("Visibility"),
+        # Event.Visibility's labels (derived from the names) are not translatable.
+        choices=[
+            (Event.Visibility.PUBLIC, _("Public")),
+            (Event.Visibility.UNLISTED, _("Unlisted")),
+            (Event.Visibility.PRIVATE, _("Private")),
+            (Event.Visibility.MEMBERS_ONLY, _("Members Only")),
+            (Event.Visibility.STAFF_ONLY, _("Staff Only")),
+        ],
+    )
     registration = forms.ChoiceField(
         label=_("Registration"),
         choices=[(RSVP, _("RSVP")), (TICKETS, _("Tickets"))],

@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.utils.dates import WEEKDAYS
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from common.timezones import get_zone
@@ -96,11 +96,11 @@ class RuleForm(forms.Form):
     nth_weekday = forms.TypedChoiceField(
         label=_("Week of the month"),
         choices=[
-            ("1", _("First")),
-            ("2", _("Second")),
-            ("3", _("Third")),
-            ("4", _("Fourth")),
-            ("-1", _("Last")),
+            ("1", pgettext_lazy("week of the month", "First")),
+            ("2", pgettext_lazy("week of the month", "Second")),
+            ("3", pgettext_lazy("week of the month", "Third")),
+            ("4", pgettext_lazy("week of the month", "Fourth")),
+            ("-1", pgettext_lazy("week of the month", "Last")),
         ],
         coerce=int,
         required=False,
@@ -109,7 +109,7 @@ class RuleForm(forms.Form):
         label=_("Day of the week"), choices=_weekday_choices, coerce=int, required=False
     )
     ends = forms.ChoiceField(
-        label=_("Ends"),
+        label=pgettext_lazy("series end", "Ends"),
         choices=[
             (ENDS_NEVER, _("Never")),
             (ENDS_ON, _("On a date")),

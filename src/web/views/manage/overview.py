@@ -18,7 +18,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from common.errors import EncoreError, InvalidInput
@@ -32,7 +32,7 @@ from web.views.manage import is_refusal
 
 #: The status buttons of ui.md, in the order shown: (target status, button name).
 BUTTONS = (
-    (Event.Status.OPEN, gettext_lazy("Open")),
+    (Event.Status.OPEN, pgettext_lazy("event action", "Open")),
     (Event.Status.CLOSED, gettext_lazy("Close")),
     (Event.Status.CANCELLED, gettext_lazy("Cancel event")),
 )

@@ -43,10 +43,10 @@ def human_formatter(zone_name: str) -> Callable[[datetime], str]:
 
 def state_labels() -> dict[str, str]:
     return {
-        Event.Status.DRAFT: gettext("Draft"),
-        Event.Status.OPEN: gettext("Open"),
-        Event.Status.CLOSED: gettext("Closed"),
-        Event.Status.CANCELLED: gettext("Cancelled"),
+        Event.Status.DRAFT: pgettext("event status", "Draft"),
+        Event.Status.OPEN: pgettext("event status", "Open"),
+        Event.Status.CLOSED: pgettext("event status", "Closed"),
+        Event.Status.CANCELLED: pgettext("event status", "Cancelled"),
     }
 
 
