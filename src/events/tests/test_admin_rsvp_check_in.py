@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.tests.factories import make_user
 from common.errors import Conflict, NotFound
 from events.models import Event, EventRSVP
+from events.selectors.personal_data import personal_data
 from events.service import admin_rsvp_service
 from events.tests.event_admin_support import snapshot
 from events.tests.factories import fill_with_rsvps, make_event, make_staff
@@ -116,6 +117,12 @@ class TestService:
         admin_rsvp_service.update_rsvp(event, rsvp, EventRSVP.Status.MAYBE)
         rsvp.refresh_from_db()
         assert (rsvp.status, rsvp.checked_in_at) == (EventRSVP.Status.MAYBE, event.start)
+
+    def test_the_attendees_data_export_has_the_check_in_time(self, event: Event) -> None:
+        rsvp = _yes(event)
+        admin_rsvp_service.check_in_rsvp(event.organization.owner, event, rsvp.pk, now=event.start)
+        [row] = personal_data(rsvp.user)["rsvps"]
+        assert row["checked_in_at"] == event.start.isoformat()
 
 
 # -- the route --------------------------------------------------------------------------
