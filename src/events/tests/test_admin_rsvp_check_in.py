@@ -187,6 +187,18 @@ class TestRoute:
         rsvp.refresh_from_db()
         assert rsvp.checked_in_at is not None
 
+    def test_a_plain_user_is_403_and_an_invisible_event_404_writing_nothing(
+        self, api: Any, event: Event
+    ) -> None:
+        rsvp = _yes(event)
+        draft = make_event(status="draft")  # another organisation's: invisible
+        hidden = _yes(draft)
+        before = snapshot()
+        with time_machine.travel(event.start):
+            assert api(make_user()).post(_url(event, rsvp)).status_code == 403
+            assert api(event.organization.owner).post(_url(draft, hidden)).status_code == 404
+        assert snapshot() == before
+
     def test_another_events_rsvp_is_404(self, api: Any, event: Event) -> None:
         other = _yes(make_event(event.organization))
         with time_machine.travel(event.start):

@@ -43,6 +43,8 @@ CHECK_IN_REFUSALS = {
     "payment_pending": gettext_lazy("The ticket's payment has not been confirmed yet."),
     "ticket_cancelled": gettext_lazy("This ticket is cancelled."),
 }
+#: The two kinds of attendee row ("Check in" calls a different service for each).
+TICKET, RSVP = "ticket", "rsvp"
 CSV_HEADER = ("name", "email", "type", "ticket_type", "status", "checked_in_at")
 
 
@@ -92,9 +94,6 @@ def check_in(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) ->
 @signed_in
 def check_in_rsvp(request: HttpRequest, event_id: uuid.UUID, rsvp_id: uuid.UUID) -> HttpResponse:
     return _check_in(request, event_id, rsvp_id, RSVP)
-
-
-TICKET, RSVP = "ticket", "rsvp"
 
 
 def _check_in(
