@@ -16,6 +16,8 @@ class EventRSVP(TimeStampedModel):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rsvps"
     )
     status = models.CharField(max_length=8, choices=Status.choices)
+    #: When staff checked the attendee in at the door (only a YES can be); as `Ticket`.
+    checked_in_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = "RSVP"

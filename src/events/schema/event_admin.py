@@ -121,6 +121,7 @@ class AdminRSVPSchema(Schema):
     event_id: uuid.UUID
     user: UserRefSchema
     status: str
+    checked_in_at: datetime | None
     created_at: datetime
     updated_at: datetime
 

@@ -98,7 +98,10 @@ class Attendee:
 
     @property
     def can_check_in(self) -> bool:
-        return self.kind == "ticket" and self.status == Ticket.Status.ACTIVE
+        """An active ticket, or a YES RSVP not checked in yet (what the services accept)."""
+        if self.kind == "ticket":
+            return self.status == Ticket.Status.ACTIVE
+        return self.status == EventRSVP.Status.YES and self.checked_in_at is None
 
 
 #: Attendees per page of the overview.
@@ -135,6 +138,11 @@ def ticket_attendee(event: Event, ticket_id: uuid.UUID) -> Attendee:
     return _ticket_attendee(first_or_not_found(tickets, "Ticket not found."))
 
 
+def rsvp_attendee(event: Event, rsvp_id: uuid.UUID) -> Attendee:
+    """One RSVP of this event (any answer) as an attendee row (another event's: 404)."""
+    return _rsvp_attendee(admin_selectors.get_rsvp(event, rsvp_id))
+
+
 def _ticket_attendee(ticket: Ticket) -> Attendee:
     return Attendee(
         id=ticket.pk,
@@ -157,12 +165,16 @@ def _attendee_rows(event: Event) -> QuerySet[Ticket] | QuerySet[EventRSVP]:
 def _attendee(row: Ticket | EventRSVP) -> Attendee:
     if isinstance(row, Ticket):
         return _ticket_attendee(row)
+    return _rsvp_attendee(row)
+
+
+def _rsvp_attendee(rsvp: EventRSVP) -> Attendee:
     return Attendee(
-        id=row.pk,
-        name=row.user.display_name,
-        email=row.user.email,
+        id=rsvp.pk,
+        name=rsvp.user.display_name,
+        email=rsvp.user.email,
         kind="rsvp",
         detail="",
-        status=row.status,
-        checked_in_at=None,
+        status=rsvp.status,
+        checked_in_at=rsvp.checked_in_at,
     )

@@ -68,7 +68,12 @@ def _organization(organization: Organization) -> dict[str, Any]:
 def _rsvps(user: User) -> list[dict[str, Any]]:
     rows = EventRSVP.objects.filter(user=user).select_related("event").order_by("created_at")
     return [
-        {"event": _event(row.event), "status": row.status, "created_at": _iso(row.created_at)}
+        {
+            "event": _event(row.event),
+            "status": row.status,
+            "checked_in_at": _iso(row.checked_in_at),
+            "created_at": _iso(row.created_at),
+        }
         for row in rows
     ]
 

@@ -4,11 +4,26 @@
 eligibility gates but never the locked capacity check (staff never oversell), moves
 `attendee_count` under the Event lock and enqueues waitlist processing when a YES goes
 away. These functions only pick the user and report whether a row was created.
+
+`check_in_rsvp` is the door check-in of an RSVP attendee, the RSVP side of
+`ticket_admin_service.check_in`: same window rule, same `already_checked_in` code.
 """
 
+import logging
+import uuid
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
 from accounts.models import User
+from common.errors import first_or_not_found
 from events.models import Event, EventRSVP
+from events.rsvp_errors import NotAttending, RSVPAlreadyCheckedIn
+from events.service.check_in_window import assert_check_in_open
 from events.service.event_manager.manager import EventManager
+
+logger = logging.getLogger("encore.rsvps")
 
 
 def set_rsvp(event: Event, user: User, status: str) -> tuple[EventRSVP, bool]:
@@ -33,3 +48,32 @@ def update_rsvp(event: Event, rsvp: EventRSVP, status: str) -> EventRSVP:
 def delete_rsvp(event: Event, rsvp: EventRSVP) -> None:
     """Remove an RSVP; a YES frees its seat and enqueues waitlist processing."""
     EventManager(rsvp.user, event).delete_rsvp(rsvp.pk)
+
+
+@transaction.atomic
+def check_in_rsvp(
+    actor: User, event: Event, rsvp_id: uuid.UUID, *, now: datetime | None = None
+) -> EventRSVP:
+    """Mark a YES RSVP checked in (`checked_in_at`), only inside the check-in window.
+
+    Locks only the RSVP row (no seat moves), as the ticket check-in locks only its ticket;
+    `EventManager` locks the same row before changing an answer, so a check-in never
+    interleaves with a YES becoming NO. Another event's RSVP is 404; an answer other than
+    YES is 409 `not_attending`, a second check-in 409 `already_checked_in`, outside the
+    window 400 `outside_check_in_window`. A refusal writes nothing.
+    """
+    now = now or timezone.now()
+    locked = EventRSVP.objects.select_for_update(of=("self",)).select_related("user")
+    rsvp = first_or_not_found(locked.filter(pk=rsvp_id, event=event), "RSVP not found.")
+    if rsvp.status != EventRSVP.Status.YES:
+        raise NotAttending()
+    if rsvp.checked_in_at is not None:
+        raise RSVPAlreadyCheckedIn()
+    assert_check_in_open(event, now)
+    rsvp.checked_in_at = now
+    rsvp.save(update_fields=["checked_in_at", "updated_at"])
+    logger.info(
+        "rsvp checked in",
+        extra={"event_id": str(event.pk), "rsvp_id": str(rsvp.pk), "staff_id": str(actor.pk)},
+    )
+    return rsvp

@@ -21,11 +21,11 @@ from common.locking import is_lock_timeout
 from events.models import Event, Ticket, TicketTier
 from events.service.batch_ticket_service import BatchTicketService, CartItem
 from events.service.cancellation_service import release_tickets
+from events.service.check_in_window import assert_check_in_open
 from events.service.locks import lock_event, lock_tiers
 from events.ticket_errors import (
     AlreadyCheckedIn,
     NotPending,
-    OutsideCheckInWindow,
     PaymentPending,
     TicketCancelled,
     TicketNotFound,
@@ -63,13 +63,7 @@ def check_in(event: Event, ticket_id: uuid.UUID, now: datetime | None = None) ->
         raise AlreadyCheckedIn()
     if ticket.status == Ticket.Status.PENDING:
         raise PaymentPending()
-    if not _in_check_in_window(event, now):
-        raise OutsideCheckInWindow(
-            extra={
-                "check_in_starts_at": _iso(event.check_in_starts_at),
-                "check_in_ends_at": _iso(event.check_in_ends_at),
-            }
-        )
+    assert_check_in_open(event, now)
     ticket.status = Ticket.Status.CHECKED_IN
     ticket.checked_in_at = now
     ticket.save(update_fields=["status", "checked_in_at", "updated_at"])
@@ -181,12 +175,3 @@ def _locked_ticket(event: Event, ticket_id: uuid.UUID) -> Ticket:
     if ticket is None:
         raise TicketNotFound()
     return ticket
-
-
-def _in_check_in_window(event: Event, now: datetime) -> bool:
-    starts, ends = event.check_in_starts_at, event.check_in_ends_at
-    return (starts is None or starts <= now) and (ends is None or now <= ends)
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None

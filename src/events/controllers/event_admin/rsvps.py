@@ -2,6 +2,8 @@
 
 POST answers 201 when it created the user's RSVP and 200 when it changed an existing
 one. Every write goes through `EventManager` (staff skip the gates, never capacity).
+Check-in (`POST …/rsvps/{rsvp_id}/check-in`) needs `check_in_attendees`, like the
+ticket check-in, and only a YES RSVP inside the event's check-in window passes.
 """
 
 import uuid
@@ -65,6 +67,12 @@ class EventAdminRSVPController(EventAdminController):
         event = self._event(event_id, PERMISSION)
         admin_rsvp_service.delete_rsvp(event, admin_selectors.get_rsvp(event, rsvp_id))
         return 204, None
+
+    @route.post("/{event_id}/rsvps/{rsvp_id}/check-in", response={200: AdminRSVPSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def check_in_rsvp(self, event_id: uuid.UUID, rsvp_id: uuid.UUID) -> EventRSVP:
+        event = self._event(event_id, StaffPermission.CHECK_IN_ATTENDEES)
+        return admin_rsvp_service.check_in_rsvp(self._caller(), event, rsvp_id)
 
 
 CONTROLLERS = [EventAdminRSVPController]

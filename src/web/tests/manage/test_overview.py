@@ -189,15 +189,6 @@ def test_check_in_needs_check_in_attendees() -> None:
     assert ticket.status == Ticket.Status.ACTIVE
 
 
-def test_rsvp_attendees_are_listed_without_check_in() -> None:
-    owner = make_user()
-    event = make_event(make_org(owner))
-    fill_with_rsvps(event, 2)
-    page = body(signed_in_client(owner).get(f"/manage/events/{event.pk}"))
-    assert ">Check in</button>" not in page
-    assert "RSVP: no check-in" in page
-
-
 def _csv(client: Client, event: Event) -> list[list[str]]:
     response = client.get(f"/manage/events/{event.pk}/attendees.csv")
     assert response.status_code == 200

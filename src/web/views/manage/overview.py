@@ -6,9 +6,8 @@
   `event_service.required_permission`, then `event_service.change_status`; only the
   transitions allowed from the current status (`event_service.TRANSITIONS`) and permitted
   to the viewer are shown.
-- "Check in" is the API's ticket check-in (`check_in_attendees`,
-  `ticket_admin_service.check_in`). RSVPs have no check-in in the services (no field on
-  the model), so only tickets get the button.
+- "Check in" is the API's check-in (`check_in_attendees`): `ticket_admin_service.check_in`
+  for a ticket row, `admin_rsvp_service.check_in_rsvp` for a YES RSVP row.
 A refusal (400 / 409) re-renders the overview with the message next to its button.
 """
 
@@ -26,7 +25,7 @@ from events.eligibility.capacity import SeatState, held_offer_count
 from events.models import Event, StaffPermission
 from events.selectors import manage as manage_selectors
 from events.selectors.access import access_event_admin
-from events.service import event_service, ticket_admin_service
+from events.service import admin_rsvp_service, event_service, ticket_admin_service
 from web.views.access import signed_in, viewer_zone
 from web.views.manage import is_refusal
 
@@ -36,6 +35,16 @@ BUTTONS = (
     (Event.Status.CLOSED, gettext_lazy("Close")),
     (Event.Status.CANCELLED, gettext_lazy("Cancel event")),
 )
+#: A check-in refusal in the viewer's language, by the service's code (else its detail).
+CHECK_IN_REFUSALS = {
+    "already_checked_in": gettext_lazy("This attendee is already checked in."),
+    "not_attending": gettext_lazy("Only someone who answered yes can be checked in."),
+    "outside_check_in_window": gettext_lazy("Check-in is not open for this event right now."),
+    "payment_pending": gettext_lazy("The ticket's payment has not been confirmed yet."),
+    "ticket_cancelled": gettext_lazy("This ticket is cancelled."),
+}
+#: The two kinds of attendee row ("Check in" calls a different service for each).
+TICKET, RSVP = "ticket", "rsvp"
 CSV_HEADER = ("name", "email", "type", "ticket_type", "status", "checked_in_at")
 
 
@@ -78,19 +87,36 @@ def change_status(request: HttpRequest, event_id: uuid.UUID, status: str) -> Htt
 @require_POST
 @signed_in
 def check_in(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) -> HttpResponse:
+    return _check_in(request, event_id, ticket_id, TICKET)
+
+
+@require_POST
+@signed_in
+def check_in_rsvp(request: HttpRequest, event_id: uuid.UUID, rsvp_id: uuid.UUID) -> HttpResponse:
+    return _check_in(request, event_id, rsvp_id, RSVP)
+
+
+def _check_in(
+    request: HttpRequest, event_id: uuid.UUID, row_id: uuid.UUID, kind: str
+) -> HttpResponse:
+    """Check a ticket or an RSVP in; a refusal is shown in the attendee's row."""
     event = access_event_admin(request.user, event_id, StaffPermission.CHECK_IN_ATTENDEES)
     refusal: dict[str, Any] | None = None
     try:
-        ticket_admin_service.check_in(event, ticket_id)
+        if kind == TICKET:
+            ticket_admin_service.check_in(event, row_id)
+        else:
+            admin_rsvp_service.check_in_rsvp(request.user, event, row_id)  # type: ignore[arg-type]
     except EncoreError as error:
         if not is_refusal(error):
             raise
-        refusal = {"id": ticket_id, "message": str(error.detail)}
+        message = CHECK_IN_REFUSALS.get(error.code, error.detail)
+        refusal = {"id": row_id, "message": str(message)}
         if not _from_htmx(request):
             event = manage_selectors.access_attendees(request.user, event_id)
             return _overview(request, event, check_in_refusal=refusal, status=error.status_code)
     if _from_htmx(request):
-        return _check_in_answer(request, event, ticket_id, refusal)
+        return _check_in_answer(request, event, row_id, kind, refusal)
     return redirect(f"/manage/events/{event_id}#attendees")
 
 
@@ -106,14 +132,22 @@ def _from_htmx(request: HttpRequest) -> bool:
 
 
 def _check_in_answer(
-    request: HttpRequest, event: Event, ticket_id: uuid.UUID, refusal: dict[str, Any] | None
+    request: HttpRequest,
+    event: Event,
+    row_id: uuid.UUID,
+    kind: str,
+    refusal: dict[str, Any] | None,
 ) -> HttpResponse:
     """htmx: just the attendee's row (and the announcement), a refusal in it. The answer
     is a 200 either way, since htmx swaps only 2xx answers; nothing was written on a
     refusal."""
     context = {
         "event": event,
-        "person": manage_selectors.ticket_attendee(event, ticket_id),
+        "person": (
+            manage_selectors.ticket_attendee(event, row_id)
+            if kind == TICKET
+            else manage_selectors.rsvp_attendee(event, row_id)
+        ),
         "may_check_in": True,
         "check_in_refusal": refusal,
         "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
@@ -192,6 +226,10 @@ def _overview(
         "may_edit": StaffPermission.EDIT_EVENT in permissions,
         "status_refusal": status_refusal,
         "check_in_refusal": check_in_refusal,
+        # A refused attendee not in this page's rows (another page, no longer a YES):
+        # the message goes above the table instead.
+        "check_in_refusal_elsewhere": check_in_refusal is not None
+        and all(row.id != check_in_refusal["id"] for row in attendees.rows),
         "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
     }
     return render(request, "web/manage/overview.html", context, status=status)

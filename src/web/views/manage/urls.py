@@ -25,6 +25,11 @@ urlpatterns: list[URLPattern] = [
         name="manage-event-checkin",
     ),
     path(
+        "manage/events/<uuid:event_id>/rsvps/<uuid:rsvp_id>/checkin",
+        overview.check_in_rsvp,
+        name="manage-event-rsvp-checkin",
+    ),
+    path(
         "manage/events/<uuid:event_id>/attendees.csv",
         overview.attendees_csv,
         name="manage-event-csv",
