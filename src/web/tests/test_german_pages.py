@@ -129,9 +129,8 @@ class TestAGermanViewer:
         event = active_event(5, organization=organization, waitlist_time_window=timedelta(hours=2))
         text = page_text(organization.owner, f"/manage/events/{event.pk}/waitlist")
         assert (
-            "Werden Plätze frei, wird so vielen Personen, wie Plätze frei sind, in der "
-            "Reihenfolge der Anmeldung sofort einer angeboten; sie haben 2 Stunden Zeit, "
-            "ihn anzunehmen."
+            "Wenn Plätze frei werden, bekommt pro freiem Platz eine Person in der "
+            "Reihenfolge der Anmeldung ein Angebot und hat 2 Stunden Zeit, es anzunehmen."
         ) in text
         assert "Warteschlange" in text and "Angebote" in text and "Niemand wartet." in text
         assert "Speichern" in text and "Sichern" not in text  # not the admin's "Save"
