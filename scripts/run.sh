@@ -60,6 +60,7 @@ pids+=($!)
 
 echo
 echo "Encore is running:"
+echo "  Web app   $URL/   (log in at $URL/login with a demo account above)"
 echo "  API       $URL/api"
 echo "  API docs  $URL/api/docs"
 echo "  Admin     $URL/admin"

@@ -72,6 +72,14 @@ def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> No
             assert listed.status_code == 200, listed.text[:500]
             assert listed.json()["count"] > 0, "the demo's events are listed"
             assert (var_dir / "encore.sqlite3").exists()  # the embedded database, in var/
+            # The pages, as a newcomer opens them: the printed URL, the demo's events, and
+            # the stylesheet served by the app itself (collected, through whitenoise).
+            assert f"Web app   {url}/" in output.read_text()
+            home = requests.get(f"{url}/", timeout=10)
+            assert home.status_code == 200 and "Full House" in home.text, home.text[:500]
+            stylesheet = re.search(r'href="(/static/[^"]+\.css)"', home.text)
+            assert stylesheet is not None, home.text[:500]
+            assert requests.get(f"{url}{stylesheet.group(1)}", timeout=10).status_code == 200
         finally:
             os.killpg(script.pid, signal.SIGTERM)
             try:
