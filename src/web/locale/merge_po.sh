@@ -2,11 +2,14 @@
 # Regenerate the web's German catalogue (src/web/locale/de/LC_MESSAGES/django.po) from the
 # templates and code (makemessages in src/web; web/translations_extra.py lists the
 # services' texts the pages translate), keep every translation already in it, fill only
-# missing ones from the helpers' files /work/coord/de/*.po (if any), then compile the .mo.
-# The catalogue in git is the source of truth: the area files never override it, and
+# missing ones from the .po files given as arguments (if any), then compile the .mo.
+# The catalogue in git is the source of truth: the extra files never override it, and
 # nothing is fuzzy-matched (makemessages starts from an empty file).
+#   src/web/locale/merge_po.sh [more-translations.po ...]
 set -euo pipefail
 export DJANGO_DEBUG=true
+extra=()
+for file in "$@"; do extra+=("$(realpath "$file")"); done
 cd "$(dirname "$0")/.."          # src/web
 po=locale/de/LC_MESSAGES/django.po
 keep=$(mktemp --suffix=.po)
@@ -38,7 +41,7 @@ open(path, "w", encoding="utf-8").write(header + body)
 open(sys.argv[2], "w", encoding="utf-8").write(header)
 PY
 sources=("$head" "$keep")
-if compgen -G "/work/coord/de/*.po" >/dev/null; then sources+=(/work/coord/de/*.po); fi
+sources+=("${extra[@]}")
 msgcat --use-first "${sources[@]}" -o "$comp"
 msgmerge --quiet --no-fuzzy-matching --no-location -o "$po.new" "$comp" "$po"
 msgattrib --no-obsolete -o "$po" "$po.new"
