@@ -30,7 +30,14 @@ class EventObjects:
 
     @classmethod
     def build(cls, organization: Organization, *, status: str, with_rsvp: bool) -> "EventObjects":
-        event = make_event(organization, status=status, max_attendees=5, waitlist_open=True)
+        # Check-in open now, so the check-in routes can succeed for the permitted caller.
+        event = make_event(
+            organization,
+            status=status,
+            max_attendees=5,
+            waitlist_open=True,
+            check_in_starts_at=timezone.now() - timedelta(hours=1),
+        )
         rsvp = None
         if with_rsvp:
             rsvp = EventRSVP.objects.create(event=event, user=make_user(), status="yes")
@@ -127,6 +134,13 @@ ROUTES = [
         sub_object="rsvp_id",
     ),
     Route("delete", BASE + "/rsvps/{rsvp_id}", "manage_event", 204, sub_object="rsvp_id"),
+    Route(
+        "post",
+        BASE + "/rsvps/{rsvp_id}/check-in",
+        "check_in_attendees",
+        200,
+        sub_object="rsvp_id",
+    ),
     Route("get", BASE + "/invitations", "invite_to_event", 200),
     Route("post", BASE + "/invitations", "invite_to_event", 201, body=_new_invitation),
     Route(
