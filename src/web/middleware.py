@@ -10,7 +10,7 @@ passes it; the active zone stays UTC here).
 import math
 import zoneinfo
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -67,19 +67,42 @@ class PageWriteLimitMiddleware:
     A page write is as much a write as its API route: without the same limit, sign-up
     would let anyone try addresses (ADR 0017), password reset flood mailboxes, and an
     organiser's script hammer the waitlist actions at a rate the API refuses. Beyond it:
-    429 with Retry-After, and the view does not run, so nothing changes.
+    429 with Retry-After, and the view does not run, so nothing changes. A POST that
+    writes nothing (the series builder's live preview, sent as the organiser types) is
+    marked with `writes_nothing` and not counted.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view: Callable[..., HttpResponse],
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+    ) -> HttpResponse | None:
         if request.method != "POST" or request.path.startswith(API_PREFIX):
-            return self.get_response(request)
+            return None
+        if getattr(view, WRITES_NOTHING, False):
+            return None
         throttle = WriteThrottle()
         if throttle.allow_request(request):
-            return self.get_response(request)
+            return None
         context = {"status": 429, "detail": gettext("Too many requests; please try again later.")}
         response = render(request, "web/error.html", context, status=429)
         response["Retry-After"] = str(max(math.ceil(throttle.wait() or 1), 1))
         return response
+
+
+WRITES_NOTHING = "writes_nothing"
+PageView = TypeVar("PageView", bound=Callable[..., HttpResponse])
+
+
+def writes_nothing(view: PageView) -> PageView:
+    """Mark a POST view that changes nothing, so the write limit does not count it."""
+    setattr(view, WRITES_NOTHING, True)
+    return view

@@ -7,8 +7,9 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.tests.factories import make_user
-from events.models import EventWaitList
-from events.tests.factories import make_event
+from events.models import EventSeries, EventWaitList
+from events.tests.factories import make_event, make_org
+from web.tests.series.test_builder import builder_data
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +45,15 @@ def test_reads_are_not_counted_by_the_write_limit(client: Client) -> None:
     for _ in range(5):
         assert client.get("/").status_code == 200
     assert client.post("/logout").status_code == 302
+
+
+def test_the_series_builders_live_preview_is_not_counted_as_a_write(client: Client) -> None:
+    organization = make_org()
+    client.force_login(organization.owner)
+    for _ in range(5):  # the organiser types: one preview per pause
+        preview = client.post(f"/manage/{organization.slug}/series/new/preview", builder_data())
+        assert preview.status_code == 200
+        assert 'aria-label="Next dates"' in preview.content.decode()
+    created = client.post(f"/manage/{organization.slug}/series/new", builder_data())
+    assert created.status_code == 302
+    assert EventSeries.objects.filter(organization=organization).count() == 1

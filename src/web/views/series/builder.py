@@ -19,6 +19,7 @@ from events.models import StaffPermission
 from events.selectors.access import access_organization_admin
 from events.service import recurrence_service
 from web.forms.series import RuleForm, SeriesBuilderForm
+from web.middleware import writes_nothing
 from web.views.access import signed_in, viewer_zone
 from web.views.series.errors import add_service_errors
 from web.views.series.next_dates import next_dates
@@ -89,6 +90,7 @@ def new_series(request: HttpRequest, org_slug: str) -> HttpResponse:
     return render(request, "web/series/builder.html", context, status=status)
 
 
+@writes_nothing
 @signed_in
 def preview_new_series(request: HttpRequest, org_slug: str) -> HttpResponse:
     """The "Next dates" list alone, for htmx to swap in (POST: the builder's fields)."""

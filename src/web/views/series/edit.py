@@ -21,6 +21,7 @@ from events.models import EventSeries
 from events.selectors.series_pages import access_series_by_id
 from events.service import recurrence_service
 from web.forms.series import CadenceForm, TemplateForm, cadence_initial
+from web.middleware import writes_nothing
 from web.views.access import signed_in
 from web.views.series.builder import preview_context
 from web.views.series.errors import add_service_errors
@@ -108,6 +109,7 @@ def edit_cadence(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
     return render(request, "web/series/cadence.html", context, status=status)
 
 
+@writes_nothing
 @signed_in
 def preview_cadence(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
     series = access_series_by_id(request.user, series_id, EDIT)
