@@ -10,51 +10,21 @@ zone, so "18:00 Europe/Berlin" is 18:00 in Berlin whoever types it.
 import zoneinfo
 from collections.abc import Mapping
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.forms.utils import flatatt
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import EncoreError, InvalidInput
 from events.models import Event, Organization, Venue
+from web.forms.zones import zone_field
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"
 LOCAL_FORMATS = (LOCAL_INPUT, "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S")
 RSVP, TICKETS = "rsvp", "tickets"
 #: Service field names → the form field that shows the message.
 SERVICE_FIELDS = {"venue_id": "venue", "requires_ticket": "registration"}
-
-
-@cache
-def zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
-
-
-class ZoneSelect(forms.Select):
-    """The ~600 time zones as one `<select>`, built as a string: Django's per-option
-    templates would cost more than the rest of the page."""
-
-    def render(
-        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
-    ) -> SafeString:
-        final = self.build_attrs(self.attrs, attrs)
-        final["name"] = name
-        chosen = str(value[0] if isinstance(value, list | tuple) and value else value or "")
-        marker = f'value="{escape(chosen)}">'
-        options = _zone_options().replace(marker, f'value="{escape(chosen)}" selected>', 1)
-        return mark_safe(f"<select{flatatt(final)}>{options}</select>")
-
-
-@cache
-def _zone_options() -> str:
-    return "".join(
-        f'<option value="{escape(zone)}">{escape(zone)}</option>' for zone, _label in zone_choices()
-    )
 
 
 class LocalDateTimeField(forms.Field):
@@ -77,9 +47,7 @@ class LocalDateTimeField(forms.Field):
 
 class OrganizationForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=150)
-    timezone = forms.ChoiceField(
-        label=_("Time zone"), choices=zone_choices, initial="UTC", widget=ZoneSelect
-    )
+    timezone = zone_field(_("Time zone"), initial="UTC")
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
     )
@@ -92,7 +60,7 @@ class EventForm(forms.Form):
     )
     start = LocalDateTimeField(label=_("Start"))
     end = LocalDateTimeField(label=_("End"), required=False)
-    timezone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices, widget=ZoneSelect)
+    timezone = zone_field(_("Time zone"))
     venue = forms.ModelChoiceField(
         label=_("Venue"), queryset=Venue.objects.none(), required=False, empty_label=_("No venue")
     )

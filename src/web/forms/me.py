@@ -8,22 +8,18 @@ channel; `preference_changes` turns the ticked boxes into the `type_settings` ch
 `PATCH /api/notification-preferences` takes, leaving untouched types on their defaults.
 """
 
-import zoneinfo
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.forms.utils import flatatt
 from django.utils.functional import Promise
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from notifications.models import Channel, NotificationPreference, NotificationType
+from web.forms.zones import zone_field
 
 TYPE_LABELS: dict[str, Promise] = {
     NotificationType.WAITLIST_SPOT_AVAILABLE: _("A seat is offered to me from the waitlist"),
@@ -41,37 +37,6 @@ CHANNEL_LABELS: dict[str, Promise] = {
     Channel.EMAIL: _("E-mail"),
     Channel.TELEGRAM: _("Telegram"),
 }
-
-
-@lru_cache(maxsize=1)
-def zone_choices() -> list[tuple[str, str]]:
-    names = sorted(zoneinfo.available_timezones() | {"UTC"})
-    return [(name, name.replace("_", " ")) for name in names]
-
-
-@lru_cache(maxsize=1)
-def _zone_options() -> dict[str, str]:
-    return {
-        value: format_html('<option value="{}">{}</option>', value, label)
-        for value, label in zone_choices()
-    }
-
-
-class ZoneSelect(forms.Select):
-    """The ~600 zones, their options escaped once: Django's template per option costs
-    about 60 ms a page, this a fraction of a millisecond (the bench row h5c)."""
-
-    def render(
-        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
-    ) -> SafeString:
-        final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
-        chosen = (self.format_value(value) or [""])[0]
-        options = _zone_options()
-        body = "".join(
-            option.replace('">', '" selected>', 1) if zone == chosen else option
-            for zone, option in options.items()
-        )
-        return mark_safe(f"<select{flatatt(final)}>{body}</select>")  # options escaped above
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -121,7 +86,7 @@ class SettingsForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
     )
-    timezone = forms.ChoiceField(label=_("Timezone"), choices=zone_choices, widget=ZoneSelect)
+    timezone = zone_field(_("Timezone"))
     language = forms.ChoiceField(label=_("Language"), choices=language_choices)
     silence_all = forms.BooleanField(label=_("Pause all notifications"), required=False)
 

@@ -7,9 +7,7 @@ Fields that do not apply to the chosen frequency (weekdays of a monthly rule, th
 date when "Ends" is "Never" …) are ignored rather than refused: the form shows them all.
 """
 
-import zoneinfo
 from datetime import date, datetime, time, timedelta
-from functools import lru_cache
 from typing import Any
 
 from django import forms
@@ -22,6 +20,7 @@ from events.models import RecurrenceRule
 from events.models.event_series import DEFAULT_GENERATION_WINDOW_WEEKS
 from events.models.recurrence_rule import SCHEDULE_FIELDS
 from events.utils import recurrence_validators as rv
+from web.forms.zones import zone_field
 
 #: A validator's field name → the page field its message is shown next to.
 RULE_FIELD_OF = {
@@ -43,11 +42,6 @@ ENDS_NEVER, ENDS_ON, ENDS_AFTER = "never", "on", "after"
 NON_RULE_FIELDS = frozenset({"name", "duration", "weeks_ahead", "auto_publish"})
 
 
-@lru_cache(maxsize=1)
-def zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones() | {"UTC"})]
-
-
 def _weekday_choices() -> list[tuple[str, str]]:
     return [(str(day), str(WEEKDAYS[day])) for day in range(7)]
 
@@ -55,7 +49,7 @@ def _weekday_choices() -> list[tuple[str, str]]:
 class RuleForm(forms.Form):
     """The cadence: every field of the rule but its first date and time, and the window."""
 
-    timezone = forms.ChoiceField(label=_("Time zone"), choices=zone_choices)
+    timezone = zone_field(_("Time zone"))
     frequency = forms.ChoiceField(
         label=_("Repeats"),
         choices=[
