@@ -30,7 +30,9 @@ from events.models import (
     Ticket,
     TicketTier,
     Venue,
+    WaitlistDraw,
     WaitlistOffer,
+    WaitlistQueueSample,
 )
 from events.service import waitlist_service
 
@@ -177,7 +179,7 @@ class EventRSVPAdmin(ReadOnlyAdmin):
 
 @admin.register(EventWaitList)
 class EventWaitListAdmin(ReadOnlyAdmin):
-    list_display = ["user", "event", "created_at"]
+    list_display = ["user", "event", "party_size", "tier", "created_at"]
     search_fields = ["user__email", "event__name"]
 
 
@@ -235,3 +237,20 @@ class WaitlistOfferAdmin(ReadOnlyAdmin):
             except EncoreError as error:
                 self.message_user(request, f"{offer}: {error.detail}", level=messages.WARNING)
         self.message_user(request, f"{done} offer(s) updated.")
+
+
+@admin.register(WaitlistDraw)
+class WaitlistDrawAdmin(ReadOnlyAdmin):
+    """A lottery batch's record: evidence, never edited (ADR 0018)."""
+
+    list_display = ["event", "batch_id", "drawn_at", "algorithm"]
+    search_fields = ["event__name", "batch_id"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(WaitlistQueueSample)
+class WaitlistQueueSampleAdmin(ReadOnlyAdmin):
+    list_display = ["event", "at", "length"]
+    search_fields = ["event__name"]

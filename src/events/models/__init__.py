@@ -15,6 +15,7 @@ from events.models.rsvp import EventRSVP
 from events.models.ticket import Ticket, TicketTier
 from events.models.venue import Venue
 from events.models.waitlist import EventWaitList, WaitlistOffer
+from events.models.waitlist_history import WaitlistDraw, WaitlistQueueSample
 
 __all__ = [
     "Blacklist",
@@ -34,5 +35,7 @@ __all__ = [
     "Ticket",
     "TicketTier",
     "Venue",
+    "WaitlistDraw",
     "WaitlistOffer",
+    "WaitlistQueueSample",
 ]

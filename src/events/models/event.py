@@ -16,6 +16,8 @@ WAITLIST_WINDOW_MIN = timedelta(hours=1)
 WAITLIST_WINDOW_MAX = timedelta(days=7)
 DEFAULT_EVENT_LENGTH = timedelta(days=1)
 DEFAULT_CHECK_IN_LEAD = timedelta(hours=1)
+#: A waitlist party (and an RSVP with its guests) is at most this many seats.
+WAITLIST_PARTY_MAX = 10
 
 
 def default_visibility_settings() -> dict[str, bool]:
@@ -35,6 +37,12 @@ class Event(TimeStampedModel):
         PRIVATE = "private"
         MEMBERS_ONLY = "members_only"
         STAFF_ONLY = "staff_only"
+
+    class PartyPolicy(models.TextChoices):
+        """When the head's party does not fit: wait for it, or let smaller ones behind fill."""
+
+        STRICT = "strict"
+        FILL = "fill"
 
     class EventType(models.TextChoices):
         PUBLIC = "public"
@@ -75,6 +83,10 @@ class Event(TimeStampedModel):
     waitlist_batch_size = models.PositiveIntegerField(default=0)
     waitlist_cutoff_date = models.DateTimeField(null=True, blank=True)
     waitlist_lottery_mode = models.BooleanField(default=False)
+    waitlist_max_party_size = models.PositiveSmallIntegerField(default=1)
+    waitlist_party_policy = models.CharField(
+        max_length=8, choices=PartyPolicy.choices, default=PartyPolicy.STRICT
+    )
 
     # Recurring series (seed 004).
     event_series = models.ForeignKey(
@@ -172,7 +184,12 @@ class Event(TimeStampedModel):
             errors.setdefault("status", []).append("A series template is always a draft.")
 
     def _clean_waitlist_config(self, errors: dict[str, list[str]]) -> None:
-        """Seed 000's rules: window 1h..7d; a cutoff needs a window and lies before the start."""
+        """Seed 000's rules: window 1h..7d; a cutoff needs a window and lies before the start;
+        a party is 1..WAITLIST_PARTY_MAX seats."""
+        if not 1 <= (self.waitlist_max_party_size or 0) <= WAITLIST_PARTY_MAX:
+            errors.setdefault("waitlist_max_party_size", []).append(
+                f"The largest party must be between 1 and {WAITLIST_PARTY_MAX} seats."
+            )
         window = self.waitlist_time_window
         if window is not None and not (WAITLIST_WINDOW_MIN <= window <= WAITLIST_WINDOW_MAX):
             errors.setdefault("waitlist_time_window", []).append(

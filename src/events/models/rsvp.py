@@ -1,8 +1,12 @@
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.event import Event
+from events.models.event import WAITLIST_PARTY_MAX, Event
+
+#: An RSVP and its guests are one party: at most WAITLIST_PARTY_MAX seats.
+RSVP_GUESTS_MAX = WAITLIST_PARTY_MAX - 1
 
 
 class EventRSVP(TimeStampedModel):
@@ -16,6 +20,10 @@ class EventRSVP(TimeStampedModel):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rsvps"
     )
     status = models.CharField(max_length=8, choices=Status.choices)
+    #: People the attendee brings: a YES takes `1 + guests` seats (api.md, second round).
+    guests = models.PositiveSmallIntegerField(
+        default=0, validators=[MinValueValidator(0), MaxValueValidator(RSVP_GUESTS_MAX)]
+    )
     #: When staff checked the attendee in at the door (only a YES can be); as `Ticket`.
     checked_in_at = models.DateTimeField(null=True, blank=True)
 
@@ -25,3 +33,8 @@ class EventRSVP(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.user} → {self.event}: {self.status}"
+
+    @property
+    def seats(self) -> int:
+        """Seats this answer takes: the attendee and their guests for a YES, else none."""
+        return 1 + self.guests if self.status == self.Status.YES else 0

@@ -6,16 +6,25 @@ the indexes its queries use. Lookups by event go through the composite indexes (
 event column first), so the foreign keys and `created_at` carry no index of their own.
 """
 
+import secrets
+
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from common.models import TimeStampedModel
-from events.models.event import Event
+from events.models.event import WAITLIST_PARTY_MAX, Event
+from events.models.ticket import TicketTier
 
 #: For EventWaitList rows: has the member let an offer lapse? False (never rotated) sorts
 #: first. The selection order starts with it; the `waitlist_selection_order` index too.
 ROTATED = ExpressionWrapper(Q(last_offer_expired_at__isnull=False), output_field=BooleanField())
+
+
+def new_lottery_ticket() -> int:
+    """A member's draw ticket: uniform on [0, 2**63), fixed at join (ADR 0018)."""
+    return secrets.randbits(63)
 
 
 class EventWaitList(TimeStampedModel):
@@ -33,6 +42,21 @@ class EventWaitList(TimeStampedModel):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waitlist_entries"
     )
     last_offer_expired_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: Seats the member queues for (their party), 1..the event's `waitlist_max_party_size`.
+    party_size = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(WAITLIST_PARTY_MAX)]
+    )
+    #: The tier the member waits for on a ticketed event; NULL = any seat of the event.
+    tier = models.ForeignKey(
+        TicketTier,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="waitlist_entries",
+        db_index=False,
+    )
+    #: Opaque per-entry value: the member's lottery ticket, shown to them and in draws.
+    token = models.BigIntegerField(default=new_lottery_ticket, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)  # ordered by waitlist_selection_order
 
     class Meta:
@@ -50,7 +74,9 @@ class EventWaitList(TimeStampedModel):
                 "created_at",
                 "id",
                 name="waitlist_selection_order",
-            )
+            ),
+            # The lottery's ring: a draw reads the next tickets after its start point.
+            models.Index("event", ROTATED, "token", "id", name="waitlist_lottery_ring"),
         ]
 
     def __str__(self) -> str:
@@ -88,6 +114,21 @@ class WaitlistOffer(TimeStampedModel):
     notified_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     is_cutoff_batch = models.BooleanField(default=False)
+    #: Seats the offer holds: the member's party size when it was made.
+    seats = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(WAITLIST_PARTY_MAX)]
+    )
+    #: The tier a per-tier offer is for; NULL = any tier (or an RSVP event).
+    tier = models.ForeignKey(
+        TicketTier,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="waitlist_offers",
+        db_index=False,
+    )
+    #: Set when the holder declined (EXPIRED with `declined_at`): they stay queued.
+    declined_at = models.DateTimeField(null=True, blank=True)
     revoked_reason = models.CharField(max_length=16, choices=RevokedReason.choices, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -20,8 +20,9 @@ from events.selectors import waitlist as waitlist_selectors
 
 Draw = Literal["fifo", "lottery", "cutoff"]
 
-#: Column of the selection → the WaitlistOffer field it fills. notified_at and
-#: claimed_at stay NULL; revoked_reason is blank on a new offer.
+#: Column of the selection → the WaitlistOffer field it fills. notified_at, claimed_at
+#: and declined_at stay NULL; revoked_reason is blank on a new offer; an offer holds the
+#: member's party and is for the tier they queue for.
 _OFFER_COLUMNS = {
     "offer_id": "id",
     "offer_event": "event_id",
@@ -30,6 +31,8 @@ _OFFER_COLUMNS = {
     "offer_expires_at": "expires_at",
     "offer_batch": "batch_id",
     "offer_cutoff": "is_cutoff_batch",
+    "offer_seats": "seats",
+    "offer_tier": "tier_id",
     "offer_revoked_reason": "revoked_reason",
     "offer_created_at": "created_at",
     "offer_updated_at": "updated_at",
@@ -51,6 +54,8 @@ def _offers_for(order: list[OrderBy | str]) -> QuerySet[Any, Any]:
             offer_expires_at=Param("expires_at", DateTimeField()),
             offer_batch=Param("batch_id", UUIDField()),
             offer_cutoff=Param("is_cutoff_batch", BooleanField()),
+            offer_seats=F("party_size"),
+            offer_tier=F("tier_id"),
             offer_revoked_reason=Value(""),
             offer_created_at=now,
             offer_updated_at=now,
