@@ -21,6 +21,15 @@ What a dispatch promises:
 `now(...)` is the same for a caller with nothing to wait for: it already runs after a
 commit, or writes nothing (a password-reset request).
 
+`after_commit(..., eta=when)` asks the worker to run the task no sooner than `when` (a
+waitlist offer's deadline, ADR 0019). The publish goes out after commit like any other
+(the worker holds the message until then), by `send_later`; a refused one is kept in the
+outbox *without* its ETA (the outbox has no column for it), so the flush publishes it to
+run at once. A task sent with an ETA must therefore be harmless when it runs early: it
+carries its own due time in its arguments and sends itself again for what is left. An
+eager app (tests, `CELERY_TASK_ALWAYS_EAGER`) runs tasks in the caller at once and has no
+clock to wait on: a future ETA there is not run (logged), and the recovery jobs stand in.
+
 `call_after_commit(what, function)` is the in-process door, for work too small for a
 task (one person's confirmation, a digest the daily job already runs in a worker): the
 same timing, and a failure logged with `what`, never raised. No module of `src/` calls
@@ -31,24 +40,41 @@ import functools
 import json
 import logging
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from django.utils import timezone
 
 from common import outbox
 
 logger = logging.getLogger("encore.dispatch")
 
 
-def after_commit(task_name: str, *args: Any, queue: str | None = None, **kwargs: Any) -> None:
+def after_commit(
+    task_name: str,
+    *args: Any,
+    queue: str | None = None,
+    eta: datetime | None = None,
+    **kwargs: Any,
+) -> None:
     """Send `task_name(*args, **kwargs)` once the current transaction commits. `queue`
-    overrides the task's route (CELERY_TASK_ROUTES) for this call. The arguments must be
-    JSON data; that and the name are checked now, where a mistake is the caller's bug."""
+    overrides the task's route (CELERY_TASK_ROUTES) for this call; `eta` (aware) asks the
+    worker not to run it before then (see the module doc: early runs must be harmless).
+    The arguments must be JSON data; that and the name are checked now, where a mistake
+    is the caller's bug."""
     _check_registered(task_name)
     plain_args, plain_kwargs = _plain(args, kwargs)
+    if eta is None:
+        transaction.on_commit(
+            lambda: send(task_name, plain_args, plain_kwargs, queue or ""), robust=True
+        )
+        return
+    if timezone.is_naive(eta):
+        raise ValueError("an ETA must be an aware datetime")
     transaction.on_commit(
-        lambda: send(task_name, plain_args, plain_kwargs, queue or ""), robust=True
+        lambda: send_later(task_name, plain_args, plain_kwargs, queue or "", eta), robust=True
     )
 
 
@@ -77,6 +103,24 @@ def send(task_name: str, args: list[Any], kwargs: dict[str, Any], queue: str) ->
     """The publish itself: what tests replace to record dispatches instead of sending."""
     try:
         return outbox.publish_or_keep(task_name, args, kwargs, queue)
+    except Exception:
+        logger.exception("could not dispatch a task", extra={"task": task_name})
+        return False
+
+
+def send_later(
+    task_name: str, args: list[Any], kwargs: dict[str, Any], queue: str, eta: datetime
+) -> bool:
+    """The publish of a task with an ETA: what tests replace to record scheduled tasks.
+
+    Apart from `send` so that every recorder of `send` keeps its four arguments. In an
+    eager app a future ETA is not run: there is no broker to hold it (module doc).
+    """
+    if current_app.conf.task_always_eager and eta > timezone.now():
+        logger.debug("eager app: a task with a future ETA is not run", extra={"task": task_name})
+        return False
+    try:
+        return outbox.publish_or_keep(task_name, args, kwargs, queue, eta=eta)
     except Exception:
         logger.exception("could not dispatch a task", extra={"task": task_name})
         return False

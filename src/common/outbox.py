@@ -14,6 +14,9 @@ What it promises (docs/adr/0012-two-queues-and-an-outbox.md):
   process that dies in the instant between the commit and the publish still loses the
   message; the waitlist's own nudges cover theirs.
 - past `GIVE_UP_AFTER` a kept message is dropped (logged): news no more.
+- a task published with an ETA (`dispatch.after_commit(..., eta=...)`) is kept without
+  it: the flush publishes it to run at once, so such a task must be harmless early
+  (ADR 0019: the waitlist's expiry task sends itself again for the time left).
 """
 
 import logging
@@ -37,10 +40,18 @@ FLUSH_BATCH = 500
 ERROR_MAX_LENGTH = 2000
 
 
-def publish_or_keep(name: str, args: list[Any], kwargs: dict[str, Any], queue: str = "") -> bool:
-    """Publish now; on a broker error store the call for `flush`. True when published."""
+def publish_or_keep(
+    name: str,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    queue: str = "",
+    *,
+    eta: datetime | None = None,
+) -> bool:
+    """Publish now (to run at `eta` if given); on a broker error store the call for
+    `flush`, without the ETA (module doc). True when published."""
     try:
-        _publish(name, args, kwargs, queue)
+        _publish(name, args, kwargs, queue, eta)
     except BROKER_ERRORS as exc:
         message = OutboxMessage.objects.create(
             task_name=name,
@@ -117,9 +128,11 @@ def _drop_stale(now: datetime) -> int:
     return dropped
 
 
-def _publish(name: str, args: list[Any], kwargs: dict[str, Any], queue: str) -> None:
+def _publish(
+    name: str, args: list[Any], kwargs: dict[str, Any], queue: str, eta: datetime | None = None
+) -> None:
     task = current_app.tasks[name]
-    if queue:
-        task.apply_async(args=tuple(args), kwargs=kwargs, queue=queue)
-    else:  # the task's route decides
-        task.apply_async(args=tuple(args), kwargs=kwargs)
+    options: dict[str, Any] = {"queue": queue} if queue else {}  # else the task's route decides
+    if eta is not None:
+        options["eta"] = eta
+    task.apply_async(args=tuple(args), kwargs=kwargs, **options)

@@ -54,6 +54,16 @@ def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:
     }
 
 
+@shared_task(name="events.expire_event_offers")
+def expire_event_offers_task(event_id: str, due: str | None = None) -> dict[str, Any]:
+    """At an offer deadline (ETA, `schedule_offer_expiry`): that event's lapsed offers →
+    EXPIRED and the next batch, in seconds; early, it sends itself again (ADR 0019)."""
+    result = waitlist_service.expire_event_offers(
+        uuid.UUID(event_id), datetime.fromisoformat(due) if due else None
+    )
+    return {"expired": result.expired, "offers_created": result.offers_created, "early": result.early}
+
+
 @shared_task(name="events.expire_waitlist_offers")
 def expire_waitlist_offers_task() -> dict[str, Any]:
     """Hourly at minute 0 UTC: lapsed offers → EXPIRED, one processing pass per event."""

@@ -1,4 +1,4 @@
-"""Errors of joining and leaving the waitlist (stable codes, api.md shape)."""
+"""Errors of joining, leaving and declining on the waitlist (stable codes, api.md shape)."""
 
 from common.errors import Conflict, EncoreError
 
@@ -40,3 +40,15 @@ class OffersNotApplicable(Conflict):
     default_detail = (
         "Offers are issued only for open, future events with a capacity and an open waitlist."
     )
+
+
+class NoLiveOffer(EncoreError):
+    """Declining needs a live offer (PENDING, before its deadline) of the caller's own.
+
+    A 404 of its own code rather than `NotFound`: the caller and the event exist, what is
+    missing is the offer, and the web page shows it as a refusal in its status region
+    (`NotFound` would be the 404 page)."""
+
+    status_code = 404
+    default_code = "no_live_offer"
+    default_detail = "You hold no live offer for this event."

@@ -65,6 +65,7 @@ CELERY_TASK_ROUTES = {
     "events.send_waitlist_offer_notification": {"queue": CRITICAL_QUEUE},
     "events.resend_waitlist_offer_notifications": {"queue": CRITICAL_QUEUE},
     "events.expire_waitlist_offers": {"queue": CRITICAL_QUEUE},
+    "events.expire_event_offers": {"queue": CRITICAL_QUEUE},
     "events.nudge_open_waitlists": {"queue": CRITICAL_QUEUE},
     "events.send_offer_expired_notifications": {"queue": CRITICAL_QUEUE},
     # Re-publishes whatever the broker refused, critical work included: it must not wait

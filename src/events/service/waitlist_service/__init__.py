@@ -17,6 +17,9 @@ callers use, so `waitlist_service.process_waitlist_for_event` keeps its seed pat
 - `claims`: `claim_offer_for_registration(event, user_id)`, the claim hook of RSVPs and
   tickets.
 - `sweeps`: `expire_waitlist_offers()` / `nudge_open_waitlists()`, the hourly jobs.
+- `offer_expiry`: `expire_event_offers(event_id, due)`, one event's lapsed offers at
+  their deadline (the ETA task each batch schedules), then the next batch.
+- `decline`: `decline_offer(user, event)`, the holder gives the seat back and stays queued.
 - `membership`: `join_waitlist` / `leave_waitlist` (the user's own door to the queue),
   `remove_entry` (staff), `revoke_offer_of_removed_entry` (an entry going away).
 
@@ -30,6 +33,7 @@ from events.service.waitlist_service.admin_offers import (
     revoke_pending_offers,
 )
 from events.service.waitlist_service.claims import claim_offer_for_registration
+from events.service.waitlist_service.decline import decline_offer
 from events.service.waitlist_service.membership import (
     WaitlistJoin,
     join_waitlist,
@@ -37,6 +41,7 @@ from events.service.waitlist_service.membership import (
     remove_entry,
     revoke_offer_of_removed_entry,
 )
+from events.service.waitlist_service.offer_expiry import EventExpiry, expire_event_offers
 from events.service.waitlist_service.processing import (
     WaitlistProcessingResult,
     process_waitlist_for_event,
@@ -50,17 +55,21 @@ from events.service.waitlist_service.triggering import enqueue_waitlist_processi
 from events.service.waitlist_service.useful_offers import offers_are_useful
 
 # The errors its services raise, which callers have caught as `waitlist_service.X`.
-from events.waitlist_errors import NotOnWaitlist, PendingOfferExists
+from events.waitlist_errors import NoLiveOffer, NotOnWaitlist, PendingOfferExists
 
 __all__ = [
+    "EventExpiry",
     "ExpirySweep",
+    "NoLiveOffer",
     "NotOnWaitlist",
     "PendingOfferExists",
     "WaitlistJoin",
     "WaitlistProcessingResult",
     "claim_offer_for_registration",
     "create_admin_offer",
+    "decline_offer",
     "enqueue_waitlist_processing",
+    "expire_event_offers",
     "expire_waitlist_offers",
     "join_waitlist",
     "leave_waitlist",

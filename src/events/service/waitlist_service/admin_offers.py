@@ -21,6 +21,7 @@ from events.service.locks import lock_event
 from events.service.waitlist_service.triggering import (
     enqueue_waitlist_processing,
     notify_offers_on_commit,
+    schedule_offer_expiry,
 )
 from events.service.waitlist_service.useful_offers import (
     latest_deadline,
@@ -85,6 +86,7 @@ def create_admin_offer(
     )
     _save_pending(offer)
     notify_offers_on_commit([offer.pk])
+    schedule_offer_expiry(event.pk, offer.expires_at)
     metrics.count(metrics.OFFERS_CREATED, kind="admin")
     return offer
 
@@ -126,6 +128,7 @@ def reactivate_admin_offer(
         ],
     )
     notify_offers_on_commit([offer.pk])
+    schedule_offer_expiry(event.pk, offer.expires_at)
     return offer
 
 

@@ -21,7 +21,10 @@ from events.models import Event, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
 from events.service.waitlist_service.offer_batches import Draw, insert_offer_batch
-from events.service.waitlist_service.triggering import notify_offers_on_commit
+from events.service.waitlist_service.triggering import (
+    notify_offers_on_commit,
+    schedule_offer_expiry,
+)
 from events.service.waitlist_service.useful_offers import offer_deadline, offers_are_useful
 
 logger = logging.getLogger("encore.waitlist")
@@ -121,6 +124,7 @@ def _create_batch(
         return WaitlistProcessingResult("no_eligible_users")
     cutoff = draw == "cutoff"
     notify_offers_on_commit(offer_ids)
+    schedule_offer_expiry(event.pk, expires_at)
     metrics.count(metrics.OFFERS_CREATED, len(offer_ids), kind="cutoff" if cutoff else "batch")
     logger.info(
         "waitlist batch created",

@@ -7,9 +7,18 @@ work that asked for it.
 """
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
+
+from django.utils import timezone
 
 from common import dispatch
+
+#: The longest wait one expiry message is published for. Redis hands a message a worker
+#: holds unacknowledged to a worker again after its visibility timeout (kombu's default,
+#: one hour), so a week-long offer window sent as one ETA would come back every hour as
+#: a duplicate; hops shorter than that timeout never do. A hop that arrives before the
+#: deadline sends the next one (`offer_expiry`).
+EXPIRY_HOP = timedelta(minutes=50)
 
 
 def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
@@ -38,3 +47,17 @@ def notify_expired_on_commit(event_ids: list[uuid.UUID], stamp: datetime) -> Non
         dispatch.after_commit(
             "events.send_offer_expired_notifications", str(event_id), stamp.isoformat()
         )
+
+
+def schedule_offer_expiry(event_id: uuid.UUID, due: datetime) -> None:
+    """After commit, one `events.expire_event_offers` to run at `due`, an offer deadline.
+
+    Every batch and every organiser offer or reactivation calls it with its deadline, so
+    a lapsed hold is handed on within seconds, not at the hourly sweep (ADR 0019). The
+    task carries `due`: run early (a long deadline's hop, an outbox flush, which drops
+    the ETA) it only sends itself again for the time left; run twice or late, it finds
+    nothing left to expire. Nothing is lost if this one message is: the sweep expires
+    the offer at the next full hour.
+    """
+    eta = min(due, timezone.now() + EXPIRY_HOP)
+    dispatch.after_commit("events.expire_event_offers", str(event_id), due.isoformat(), eta=eta)
