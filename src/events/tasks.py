@@ -61,7 +61,11 @@ def expire_event_offers_task(event_id: str, due: str | None = None) -> dict[str,
     result = waitlist_service.expire_event_offers(
         uuid.UUID(event_id), datetime.fromisoformat(due) if due else None
     )
-    return {"expired": result.expired, "offers_created": result.offers_created, "early": result.early}
+    return {
+        "expired": result.expired,
+        "offers_created": result.offers_created,
+        "early": result.early,
+    }
 
 
 @shared_task(name="events.expire_waitlist_offers")

@@ -67,6 +67,16 @@ class AttendanceController(CallerController):
         joined = waitlist_service.join_waitlist(user, get_participation_event(user, event_id))
         return (201 if joined.created else 200), joined
 
+    @route.post("/{event_id}/waitlist/decline", response={200: MyStatusSchema, **ERRORS})
+    @throttle(WriteThrottle)
+    def decline_waitlist_offer(self, event_id: uuid.UUID) -> MyEventStatus:
+        """Decline the caller's live offer and stay queued (rotated behind, as after a
+        lapse); the seat goes on at once. 404 `no_live_offer` without one."""
+        user = self._caller()
+        event = get_participation_event(user, event_id)
+        waitlist_service.decline_offer(user, event)
+        return my_event_status(user, event)
+
     @route.delete("/{event_id}/waitlist/leave", response={204: None, **ERRORS})
     @throttle(WriteThrottle)
     def leave_waitlist(self, event_id: uuid.UUID) -> tuple[int, None]:

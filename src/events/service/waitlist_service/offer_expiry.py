@@ -101,7 +101,5 @@ def _expire_and_rotate(event: Event, stamp: datetime) -> list[uuid.UUID]:
         status=Status.EXPIRED, updated_at=stamp
     )
     users = [user_id for _, user_id in lapsed]
-    EventWaitList.objects.filter(event=event, user_id__in=users).update(
-        last_offer_expired_at=stamp
-    )
+    EventWaitList.objects.filter(event=event, user_id__in=users).update(last_offer_expired_at=stamp)
     return users
