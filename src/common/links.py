@@ -19,6 +19,12 @@ def event_url(event_id: object) -> str:
     return absolute_url(f"/events/{event_id}")
 
 
+def decline_offer_url(event_id: object) -> str:
+    """The page that asks "Decline the offer?" (the offer e-mail's second link): a GET
+    only shows the question, the page's button declines."""
+    return absolute_url(f"/events/{event_id}/decline")
+
+
 def series_url(organization_slug: str, series_slug: str) -> str:
     """The public series page."""
     return absolute_url(f"/events/{organization_slug}/series/{series_slug}")

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import dispatch
+from common.links import decline_offer_url
 from common.timezones import format_in_zone
 from events.models import Event, WaitlistOffer
 from events.selectors.waitlist import live_offers
@@ -43,6 +44,8 @@ def offer_context(offer: WaitlistOffer, now: datetime) -> dict[str, Any]:
         "time_remaining_formatted": humanize_time_remaining(offer.expires_at - now),
         "time_remaining_seconds": max(0, int((offer.expires_at - now).total_seconds())),
         "is_cutoff_batch": offer.is_cutoff_batch,
+        # Declining hands the seat on at once instead of at the deadline (ADR 0019).
+        "decline_url": decline_offer_url(offer.event_id),
     }
 
 

@@ -205,8 +205,8 @@ def test_holding_an_offer_shows_the_deadline_a_timer_claim_and_leave(client: Cli
     assert "0:29:5" in text_of(region) or "0:30:00" in text_of(region)
     assert has_button(region, "Claim my seat") and has_button(region, "Leave the waitlist")
     assert f'action="/events/{event.pk}/claim"' in region
-    # Issue 12 brings "Decline the offer"; it is not offered before the service exists.
-    assert "Decline" not in region
+    # Issue 12: "Decline the offer" (stay queued) beside them.
+    assert has_button(region, "Decline the offer")
 
 
 def test_claim_on_a_ticketed_event_leads_to_the_checkout(client: Client) -> None:

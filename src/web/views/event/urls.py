@@ -6,7 +6,7 @@ Everything lives under `/events/<uuid>/…`; the public series page
 
 from django.urls import URLPattern, path
 
-from web.views.event import actions, calendar, checkout, page
+from web.views.event import actions, calendar, checkout, decline, page
 
 urlpatterns: list[URLPattern] = [
     path("events/<uuid:event_id>", page.event_page, name="event"),
@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern] = [
     path("events/<uuid:event_id>/attend", actions.attend, name="event-attend"),
     path("events/<uuid:event_id>/cancel-rsvp", actions.cancel_rsvp, name="event-cancel-rsvp"),
     path("events/<uuid:event_id>/claim", actions.claim, name="event-claim"),
+    path("events/<uuid:event_id>/decline", decline.decline, name="event-decline"),
     path("events/<uuid:event_id>/waitlist/join", actions.join, name="event-waitlist-join"),
     path("events/<uuid:event_id>/waitlist/leave", actions.leave, name="event-waitlist-leave"),
     path(
