@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -48,7 +49,7 @@ CRITICAL_POOL = ("--pool=threads", "--concurrency=4")
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
 
 
-@dataclass(frozen=True)
+@dataclass
 class NoSmtp:
     """Nothing on the `critical` queue sends mail; the worker still needs an address."""
 
@@ -60,7 +61,7 @@ def live_offer(event: Event, user: User) -> WaitlistOffer | None:
     return WaitlistOffer.objects.filter(event=event, user=user, status=PENDING).first()
 
 
-def wait_for(probe: Callable[[], Any], timeout: float) -> Any:
+def wait_for(probe: Callable[[], WaitlistOffer | None], timeout: float) -> WaitlistOffer:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = probe()
@@ -99,7 +100,7 @@ def test_a_lapsed_offer_reaches_the_next_member_within_seconds_of_its_deadline(
     waitlist_service.enqueue_waitlist_processing(event.pk)
     holder = wait_for(lambda: live_offer(event, members[0]), timeout=30)
     for successor in members[1:]:
-        offer = wait_for(lambda s=successor: live_offer(event, s), timeout=30)
+        offer = wait_for(partial(live_offer, event, successor), timeout=30)
         timings.append((offer.created_at - holder.expires_at).total_seconds())
         holder = offer
 
@@ -119,7 +120,7 @@ def test_a_declined_offer_reaches_the_next_member_within_seconds(critical_worker
     for holder, successor in itertools.pairwise(members):
         waitlist_service.decline_offer(holder, event)
         started = time.monotonic()
-        wait_for(lambda s=successor: live_offer(event, s), timeout=30)
+        wait_for(partial(live_offer, event, successor), timeout=30)
         timings.append(time.monotonic() - started)
 
     within_f1(timings)
@@ -136,7 +137,7 @@ def test_an_offer_given_up_reaches_the_next_member_within_seconds(critical_worke
     for holder, successor in itertools.pairwise(members):
         waitlist_service.leave_waitlist(holder, event)
         started = time.monotonic()
-        wait_for(lambda s=successor: live_offer(event, s), timeout=30)
+        wait_for(partial(live_offer, event, successor), timeout=30)
         timings.append(time.monotonic() - started)
 
     within_f1(timings)
@@ -146,9 +147,12 @@ def test_with_the_expiry_task_lost_the_hourly_sweep_still_hands_the_seat_on(
     critical_worker: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lost: list[str] = []
-    monkeypatch.setattr(
-        "common.dispatch.send_later", lambda name, *rest: bool(lost.append(name))
-    )  # every ETA publish of this process vanishes
+
+    def vanish(name: str, *rest: object) -> bool:
+        lost.append(name)
+        return True
+
+    monkeypatch.setattr("common.dispatch.send_later", vanish)  # every ETA publish here
     event = active_event(1, waitlist_time_window=LAPSE_WINDOW)
     first, second = queue_in_order(event, 2)
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 from django.utils import timezone
 
@@ -145,6 +146,7 @@ def test_the_offer_email_links_the_decline_page_which_declines(
         EventManager(attendee, event).rsvp("no")  # the seat frees: the pass mails the offer
 
     [message] = [m for m in mail.outbox if member.email in m.to]
+    assert isinstance(message, EmailMultiAlternatives)
     html = str(message.alternatives[0][0])
     link = f"https://encore.example/events/{event.pk}/decline"
     assert f"Decline the offer: {link}" in str(message.body)
