@@ -248,6 +248,19 @@ class TestDecline:
         assert offered_ids(event) == {second.pk}  # the seat went on at once
         assert rotated_at(event, third) is None
 
+    def test_the_seat_is_the_next_members_in_the_declines_own_transaction(
+        self, scheduled, django_capture_on_commit_callbacks
+    ):
+        """Never free for a walk-in between the decline and a later pass."""
+        event = active_event(1)
+        [head, second] = queue_in_order(event, 2)
+        first_batch(event, django_capture_on_commit_callbacks)
+
+        with time_machine.travel(T0 + timedelta(minutes=2), tick=False):
+            waitlist_service.decline_offer(head, event)  # nothing after commit has run
+
+            assert offered_ids(event) == {second.pk}
+
     def test_the_decliner_waits_behind_the_members_who_never_passed(
         self, scheduled, django_capture_on_commit_callbacks
     ):

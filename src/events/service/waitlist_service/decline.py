@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import User
 from events.models import Event, EventWaitList, WaitlistOffer
 from events.service.locks import lock_event
-from events.service.waitlist_service.triggering import enqueue_waitlist_processing
+from events.service.waitlist_service.processing import process_waitlist_for_event
 from events.waitlist_errors import NoLiveOffer
 
 logger = logging.getLogger("encore.waitlist")
@@ -31,8 +31,9 @@ def decline_offer(user: User, event: Event) -> None:
     claim, the sweep or the expiry task ends in exactly one outcome. Only a live offer
     can be declined: one past its deadline has already lapsed (the sweep or the expiry
     task records it as such), and a claimed or revoked one is not the holder's to give
-    back. The seat goes to the next member by a processing pass after commit (the path
-    every released seat takes).
+    back. The seat goes to the next member in the same transaction (the processing pass,
+    inline): handed on after commit instead, it would be free for anyone, queued or not,
+    until the pass ran, and the next member's offer would wait for a broker round trip.
     """
     with transaction.atomic():
         event = lock_event(event.pk)
@@ -48,7 +49,7 @@ def decline_offer(user: User, event: Event) -> None:
         offer.declined_at = now
         offer.save(update_fields=["status", "declined_at", "updated_at"])
         EventWaitList.objects.filter(event=event, user=user).update(last_offer_expired_at=now)
-        enqueue_waitlist_processing(event.pk)
+        process_waitlist_for_event(event.pk)
     logger.info(
         "waitlist offer declined",
         extra={"event_id": str(event.pk), "user_id": str(user.pk), "offer_id": str(offer.pk)},
