@@ -10,6 +10,7 @@ CRITICAL = {
     "events.send_waitlist_offer_notification",
     "events.resend_waitlist_offer_notifications",
     "events.expire_waitlist_offers",
+    "events.expire_event_offers",
     "events.nudge_open_waitlists",
     "events.send_offer_expired_notifications",
     "common.flush_outbox",
