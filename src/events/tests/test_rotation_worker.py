@@ -4,7 +4,8 @@ within the f1 budget; and with the ETA task lost, the hourly sweep function stil
 the seat on.
 
 Real parts: PostgreSQL, Redis, a `celery worker -Q critical` process (the threads pool of
-docs/operations) on the test database. A lapse is timed from the offer's deadline to the
+docs/operations) on the test database; in the last test also a `-Q notify` worker whose
+only mail server accepts connections and never answers. A lapse is timed from the offer's deadline to the
 `created_at` of the next member's offer (both stamped by the database's clients on this
 machine); a decline or a leave from the moment the call returned.
 """
@@ -25,6 +26,7 @@ from accounts.models import User
 from events.models import Event, WaitlistOffer
 from events.service import waitlist_service
 from events.tests.waitlist_builders import active_event, queue_in_order
+from notifications.tests.servers import run_hung_smtp_server
 from notifications.tests.test_worker_integration import (
     broker_url,
     publishing_to,
@@ -169,3 +171,35 @@ def test_with_the_expiry_task_lost_the_hourly_sweep_still_hands_the_seat_on(
 
     assert sweep.expired == 1
     wait_for(lambda: live_offer(event, second), timeout=10)
+
+
+def test_lapses_meet_f1_while_the_offer_emails_hang_on_a_dead_mail_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The expiry task is `critical` work (ADR 0012): with the only mail server hung and
+    every offer's e-mail stuck on it (the `notify` worker), the lapses still rotate."""
+    url = broker_url()
+    require_redis(url)
+    redis.Redis.from_url(url).delete("bulk", "critical", "notify")
+    event = active_event(1, waitlist_time_window=LAPSE_WINDOW)
+    members = queue_in_order(event, ROTATIONS + 1)
+    timings = []
+    with (
+        run_hung_smtp_server() as smtp,
+        running_worker(url, smtp, queues="notify", pool=("--pool=threads",), name="ntf") as nlog,
+        running_worker(url, smtp, queues="critical", pool=CRITICAL_POOL, name="crt") as clog,
+        publishing_to(url, monkeypatch),
+    ):
+        wait_until_ready(nlog)
+        wait_until_ready(clog)
+        waitlist_service.enqueue_waitlist_processing(event.pk)
+        holder = wait_for(partial(live_offer, event, members[0]), timeout=30)
+        for successor in members[1:]:
+            offer = wait_for(partial(live_offer, event, successor), timeout=30)
+            timings.append((offer.created_at - holder.expires_at).total_seconds())
+            holder = offer
+        hung = smtp.connections
+    redis.Redis.from_url(url).delete("bulk", "critical", "notify")
+
+    within_f1(timings)
+    assert hung >= 1, "the offer e-mails reached the hung server"
