@@ -15,7 +15,7 @@ from accounts.models import User
 from events.eligibility.context import EligibilityContext
 from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
-from events.models import Event, EventWaitList, Ticket, WaitlistOffer
+from events.models import Event, Ticket, WaitlistOffer
 from events.selectors import waitlist_eta
 
 
@@ -95,20 +95,14 @@ def _queue_state(
     ctx: EligibilityContext, event: Event, user: User, *, holds_offer: bool
 ) -> QueueState | None:
     """The caller's queue entry and its ETA figures, in one query."""
-    annotations = waitlist_eta.eta_annotations(event, ctx.now)
-    row = (
-        EventWaitList.objects.filter(event=event, user=user)
-        .annotate(**annotations)
-        .values(
-            "created_at", "party_size", "tier_id", "token", "last_offer_expired_at", *annotations
-        )
-        .first()
-    )
+    row = waitlist_eta.entry_with_figures(event, user.pk, ctx.now)
     if row is None:
         return None
     eta = None
     if not holds_offer:
-        figures = waitlist_eta.figures_from_row(row, event, ctx.tiers, ctx.now)
+        figures = waitlist_eta.figures_from_row(
+            row, event, ctx.tiers, ctx.now, position=ctx.waitlist_position
+        )
         eta = waitlist_eta.estimate(figures, waitlist_eta.flow_of(event), ctx.now)
     return QueueState(
         # The context's position is already null while the caller holds a live offer.

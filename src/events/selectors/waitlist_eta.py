@@ -7,179 +7,38 @@ member hold an offer? Never a promise of a seat (a claim ahead pushes it back to
 its proof sketch are docs/architecture/waitlist-eta-and-stats.md and ADR 0021.
 
 Two halves, so the arithmetic can be tested without a database and the read stays at a
-fixed cost: `queue_figures_for_entry` annotates the caller's own queue row (the row
-my-status reads anyway) with a handful of aggregates, so my-status costs no extra query;
-`estimate` is pure arithmetic over those figures, with no loop over the queue.
+fixed cost: `entry_with_figures` reads the caller's own queue row (the row my-status
+reads anyway) annotated with four aggregates, by a statement compiled once, so my-status
+costs no extra query; `events.eligibility.eta.estimate` is pure arithmetic over those
+figures, with no loop over the queue.
 """
 
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import (
+    BigIntegerField,
+    Case,
     Count,
     Exists,
-    IntegerField,
     Max,
     OuterRef,
     QuerySet,
     Subquery,
     Sum,
+    UUIDField,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 
+from common.compiled_query import CompiledQuery, Param
+from events.eligibility.eta import REASONS, Eta, Flow, QueueFigures, estimate
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
+from events.models.event import WAITLIST_PARTY_MAX
 from events.selectors import waitlist as waitlist_selectors
-
-DEPENDS_ON_CANCELLATIONS = "depends_on_cancellations"
-PARTY_LARGER_THAN_SEATS = "party_larger_than_seats_in_play"
-BLOCKED_BY_LARGER_PARTY = "blocked_by_larger_party"
-SMALLER_PARTIES_MAY_GO_FIRST = "smaller_parties_may_go_first"
-DEPENDS_ON_THE_DRAW = "depends_on_the_draw"
-EVENT_STARTS_FIRST = "event_starts_first"
-NO_AUTOMATIC_OFFERS = "no_automatic_offers"
-
-#: Every `reason` the ETA may carry (documented in the schema and the doc).
-REASONS = (
-    DEPENDS_ON_CANCELLATIONS,
-    PARTY_LARGER_THAN_SEATS,
-    BLOCKED_BY_LARGER_PARTY,
-    SMALLER_PARTIES_MAY_GO_FIRST,
-    DEPENDS_ON_THE_DRAW,
-    EVENT_STARTS_FIRST,
-    NO_AUTOMATIC_OFFERS,
-)
-
-
-@dataclass(frozen=True)
-class Flow:
-    """How the event hands out offers: its settings, read off the Event row."""
-
-    automatic: bool  # are processing passes making offers at all?
-    window: timedelta
-    batch_size: int  # offers per pass; 0 = everyone up to the free seats
-    lottery: bool
-    strict: bool  # party policy
-    cutoff: datetime | None
-    latest_deadline: datetime  # no offer is made at or after this moment
-
-
-@dataclass(frozen=True)
-class QueueFigures:
-    """What the estimate needs about one waiting member and the seats around them."""
-
-    party_size: int
-    rotated: bool  # has the member let an offer lapse (behind the never-rotated part)?
-    #: Entries ahead in selection order without a live offer, their seats, the largest.
-    places_ahead: int
-    seats_ahead: int
-    largest_party_ahead: int
-    #: Seats held by live non-cutoff offers, and the latest of their deadlines.
-    held_seats: int
-    last_hold_ends: datetime | None
-    #: Seats a pass could offer now besides the held ones (never negative).
-    free_seats: int
-    #: The seats that will circulate once every hold lapses (an overcommitted event
-    #: circulates fewer than it holds).
-    circulating_seats: int
-    final_call_sent: bool
-
-
-@dataclass(frozen=True)
-class Eta:
-    places_ahead: int
-    seats_in_play: int
-    eta_if_all_ahead_pass: datetime | None
-    reason: str | None
-
-
-def estimate(figures: QueueFigures, flow: Flow, now: datetime) -> Eta:
-    """The latest time an offer reaches the member if everyone ahead passes (pure).
-
-    Rounds: the first at T1 (now when nothing is held, else when the last live hold
-    ends), then one every window. Each round offers at least `per_round` seats of the
-    queue ahead of and including the member (the doc proves it for the three ways a pass
-    stops: batch size, seats, end of the queue), so the member's offer comes by round
-    ceil((seats ahead + 1) / per_round): once that many seats went to the queue ahead of
-    and including the member, one of them was the member's (the ones ahead hold fewer).
-    After the cutoff the first pass makes the all-hands offer, and no pass makes an offer
-    at or after the latest deadline.
-    """
-    in_play = figures.free_seats + figures.held_seats
-    places = figures.places_ahead
-    reason = _no_bound(figures, flow, now)
-    if reason is not None:
-        return Eta(places, in_play, None, reason)
-    rounds = -(-(figures.seats_ahead + 1) // _seats_per_round(figures, flow))  # ceil
-    first = now if figures.held_seats == 0 else max(now, figures.last_hold_ends or now)
-    eta = first + (rounds - 1) * flow.window
-    if flow.cutoff is not None and eta >= flow.cutoff:
-        # A freed seat always fits a party of one (under strict only if all are ones).
-        every_pass_offers = figures.party_size == 1 and (
-            not flow.strict or figures.largest_party_ahead == 1
-        )
-        eta = _first_pass_after_cutoff(first, flow, every_pass_offers=every_pass_offers)
-    if eta >= flow.latest_deadline:
-        return Eta(places, in_play, None, EVENT_STARTS_FIRST)
-    return Eta(places, in_play, eta, None)
-
-
-def _seats_per_round(figures: QueueFigures, flow: Flow) -> int:
-    """Seats of the queue ahead (and the member) that every round surely offers.
-
-    A pass stops at its batch size (that many offers, each at least a seat), when the
-    seats run out, or (strict) at the first party that does not fit, with fewer seats
-    left than the largest party. Under `fill` (the member a party of one) it skips what
-    does not fit and stops only when no seat is left.
-    """
-    seats = figures.circulating_seats
-    if flow.strict:
-        seats -= max(figures.largest_party_ahead, figures.party_size) - 1
-    return seats if flow.batch_size == 0 else min(flow.batch_size, seats)
-
-
-def _no_bound(figures: QueueFigures, flow: Flow, now: datetime) -> str | None:
-    """Why no finite upper bound exists, or None when one does."""
-    if flow.latest_deadline <= now:
-        return EVENT_STARTS_FIRST
-    if not flow.automatic:
-        return NO_AUTOMATIC_OFFERS
-    if flow.cutoff is not None and now >= flow.cutoff and figures.final_call_sent:
-        return NO_AUTOMATIC_OFFERS  # the one all-hands batch has gone out
-    if figures.circulating_seats <= 0:
-        return DEPENDS_ON_CANCELLATIONS
-    if figures.party_size > figures.circulating_seats:
-        return PARTY_LARGER_THAN_SEATS
-    if flow.strict and figures.largest_party_ahead > figures.circulating_seats:
-        return BLOCKED_BY_LARGER_PARTY
-    if not flow.strict and figures.party_size > 1:
-        # Under `fill`, seats freed a few at a time go to smaller parties behind.
-        return SMALLER_PARTIES_MAY_GO_FIRST
-    if flow.lottery and figures.rotated:
-        # Rotated members are drawn afresh each batch among everyone who rotated since.
-        return DEPENDS_ON_THE_DRAW
-    return None
-
-
-def _first_pass_after_cutoff(first: datetime, flow: Flow, *, every_pass_offers: bool) -> datetime:
-    """The first round at or after the cutoff (one round later if a pass may offer nothing).
-
-    When every pass offers someone (parties of one), the round times T1 + k·window are
-    each a pass; otherwise only some pass within each window is guaranteed.
-    """
-    assert flow.cutoff is not None
-    if first >= flow.cutoff:
-        return first
-    window_s = flow.window.total_seconds()
-    rounds_to_cutoff = -(-(flow.cutoff - first).total_seconds() // window_s)
-    extra = 0 if every_pass_offers else 1
-    return first + timedelta(seconds=(rounds_to_cutoff + extra) * window_s)
-
-
-# -- the read ------------------------------------------------------------------------
 
 
 def flow_of(event: Event) -> Flow:
@@ -209,7 +68,7 @@ def flow_of(event: Event) -> Flow:
     )
 
 
-def eta_annotations(event: Event, now: datetime) -> dict[str, Any]:
+def eta_annotations(*, lottery: bool, now: waitlist_selectors.Moment) -> dict[str, Any]:
     """Annotations for the caller's own EventWaitList row: the figures, one row, no loop.
 
     Each is an aggregate subquery over index ranges of the event (the queue ahead of the
@@ -217,21 +76,27 @@ def eta_annotations(event: Event, now: datetime) -> dict[str, Any]:
     In lottery mode anyone of the member's part may be drawn first, so "ahead" is every
     other never-rotated member without a live offer.
     """
-    ahead = _ahead_of_row(event, now)
+    ahead = _ahead_of_row(lottery=lottery, now=now)
     held = waitlist_selectors.held_offers(OuterRef("event_id"), now).order_by()  # type: ignore[arg-type]
 
     def over(rows: QuerySet[Any, Any], value: Any) -> Coalesce:
         return Coalesce(
             Subquery(
-                rows.values("event_id").annotate(v=value).values("v"), output_field=IntegerField()
+                rows.values("event_id").annotate(v=value).values("v"),
+                output_field=BigIntegerField(),
             ),
             Value(0),
         )
 
+    packed: Coalesce | Case = over(ahead, _packed_ahead())
+    if not lottery:
+        # FIFO: my-status knows the position already, so the queue ahead is scanned
+        # only when a party of more than one is queued at all (CASE runs the subquery
+        # only then): a 10,000-member queue read again cost the event page ~10 ms (h1).
+        packed = Case(When(_larger_parties_queued(), then=packed), default=Value(None))
     return {
-        "eta_places": over(ahead, Count("pk")),
-        "eta_seats_ahead": over(ahead, Sum("party_size")),
-        "eta_largest_ahead": over(ahead, Max("party_size")),
+        # One scan of the queue ahead for its three figures, packed into one integer.
+        "eta_ahead": packed,
         "eta_held_seats": over(held, Sum("seats")),
         "eta_last_hold_ends": Subquery(
             held.values("event_id").annotate(v=Max("expires_at")).values("v")
@@ -242,13 +107,73 @@ def eta_annotations(event: Event, now: datetime) -> dict[str, Any]:
     }
 
 
-def _ahead_of_row(event: Event, now: datetime) -> QuerySet[EventWaitList]:
+#: The packing of the queue ahead's figures: the largest party (at most
+#: WAITLIST_PARTY_MAX < 16) in the low 4 bits, the count in the next 32, the seats above.
+_LARGEST_BITS, _COUNT_BITS = 4, 32
+assert WAITLIST_PARTY_MAX < 2**_LARGEST_BITS
+
+
+def _packed_ahead() -> Any:
+    return (
+        Sum("party_size") * (2 ** (_LARGEST_BITS + _COUNT_BITS))
+        + Count("pk") * (2**_LARGEST_BITS)
+        + Max("party_size")
+    )
+
+
+def _unpack_ahead(packed: int) -> tuple[int, int, int]:
+    """(places, seats, largest party) of the queue ahead."""
+    largest = packed % (2**_LARGEST_BITS)
+    places = (packed >> _LARGEST_BITS) % (2**_COUNT_BITS)
+    return places, packed >> (_LARGEST_BITS + _COUNT_BITS), largest
+
+
+def _larger_parties_queued() -> Exists:
+    return Exists(
+        EventWaitList.objects.filter(event_id=OuterRef("event_id"), party_size__gt=1).exclude(
+            pk=OuterRef("pk")
+        )
+    )
+
+
+def _ahead_of_row(*, lottery: bool, now: waitlist_selectors.Moment) -> QuerySet[EventWaitList]:
     others = EventWaitList.objects.filter(event_id=OuterRef("event_id")).exclude(pk=OuterRef("pk"))
-    if event.waitlist_lottery_mode:
+    if lottery:
         part = others.filter(last_offer_expired_at__isnull=True)
     else:
         part = others.filter(waitlist_selectors.ahead_in_selection_order())
     return part.exclude(waitlist_selectors.holds_live_offer(now)).order_by()
+
+
+#: The columns of the caller's queue row my-status shows, besides the figures.
+ENTRY_COLUMNS = ("created_at", "party_size", "tier_id", "token", "last_offer_expired_at")
+
+
+def _entry_row(lottery: bool) -> QuerySet[Any, Any]:
+    annotations = eta_annotations(lottery=lottery, now=waitlist_selectors.now_param())
+    return (
+        EventWaitList.objects.filter(
+            event_id=waitlist_selectors.event_id_param(), user_id=Param("user_id", UUIDField())
+        )
+        .annotate(**annotations)
+        .values(*ENTRY_COLUMNS, *annotations)
+    )
+
+
+#: The caller's queue row with its figures: six subqueries, so compiled once per
+#: process (ADR 0006) rather than built by the ORM on every my-status and page poll.
+_ENTRY_ROWS = {
+    lottery: CompiledQuery(lambda lottery=lottery: _entry_row(lottery))  # type: ignore[misc]
+    for lottery in (False, True)
+}
+
+
+def entry_with_figures(event: Event, user_id: uuid.UUID, now: datetime) -> dict[str, Any] | None:
+    """The caller's queue row (`ENTRY_COLUMNS`) and the ETA figures, in one query."""
+    rows = _ENTRY_ROWS[event.waitlist_lottery_mode].rows(
+        event_id=event.pk, user_id=user_id, now=now
+    )
+    return rows[0] if rows else None
 
 
 def tickets_left(tiers: Iterable[TicketTier], now: datetime) -> int | None:
@@ -264,19 +189,33 @@ def tickets_left(tiers: Iterable[TicketTier], now: datetime) -> int | None:
 
 
 def figures_from_row(
-    row: dict[str, Any], event: Event, tiers: Iterable[TicketTier], now: datetime
+    row: dict[str, Any],
+    event: Event,
+    tiers: Iterable[TicketTier],
+    now: datetime,
+    *,
+    position: int | None,
 ) -> QueueFigures:
-    """Turn the annotated row into figures: free seats as the processor counts them."""
+    """Turn the annotated row into figures: free seats as the processor counts them.
+
+    `position` is the member's `waitlist_position`: without a larger party queued, the
+    places ahead are the position less one, each a party of one.
+    """
     held = int(row["eta_held_seats"])
+    if row["eta_ahead"] is not None:
+        places, seats_ahead, largest_ahead = _unpack_ahead(int(row["eta_ahead"]))
+    else:
+        places = max((position or 1) - 1, 0)
+        seats_ahead, largest_ahead = places, min(places, 1)
     room = event.effective_capacity - event.attendee_count
     left = tickets_left(tiers, now) if event.requires_ticket else None
     bound = room if left is None else min(room, left)
     return QueueFigures(
         party_size=int(row["party_size"]),
         rotated=row["last_offer_expired_at"] is not None,
-        places_ahead=int(row["eta_places"]),
-        seats_ahead=int(row["eta_seats_ahead"]),
-        largest_party_ahead=int(row["eta_largest_ahead"]),
+        places_ahead=places,
+        seats_ahead=seats_ahead,
+        largest_party_ahead=largest_ahead,
         held_seats=held,
         last_hold_ends=row["eta_last_hold_ends"],
         free_seats=max(0, bound - held),
@@ -288,17 +227,13 @@ def figures_from_row(
 def waitlist_eta(
     event: Event, user_id: uuid.UUID, now: datetime, tiers: Iterable[TicketTier] = ()
 ) -> Eta | None:
-    """The ETA of one member on their own (None when not queued); my-status folds the
-    same annotations into its queue read instead."""
-    row = (
-        EventWaitList.objects.filter(event=event, user_id=user_id)
-        .annotate(**eta_annotations(event, now))
-        .values("party_size", "last_offer_expired_at", *eta_annotations(event, now))
-        .first()
-    )
+    """The ETA of one member (None when not queued)."""
+    row = entry_with_figures(event, user_id, now)
     if row is None:
         return None
-    return estimate(figures_from_row(row, event, tiers, now), flow_of(event), now)
+    position = waitlist_selectors.queue_position(event.pk, user_id, now)
+    figures = figures_from_row(row, event, tiers, now, position=position)
+    return estimate(figures, flow_of(event), now)
 
 
 __all__ = [
@@ -306,6 +241,7 @@ __all__ = [
     "Eta",
     "Flow",
     "QueueFigures",
+    "entry_with_figures",
     "estimate",
     "eta_annotations",
     "figures_from_row",

@@ -1,6 +1,6 @@
 """The honest ETA: each reason it gives no time, the arithmetic, and my-status's shape.
 
-The pure `estimate` is checked without a database; `flow_of` (which a selector must
+The pure `estimate` (events/eligibility/eta.py) is checked without a database; `flow_of` (which a selector must
 restate, as it may not import the service) is checked against the service's own rule;
 my-status shows the block at a fixed number of queries.
 """
@@ -13,12 +13,19 @@ import pytest
 import time_machine
 
 from accounts.tests.factories import make_user
+from events.eligibility.eta import Flow, QueueFigures, estimate
 from events.models import Event, EventWaitList
 from events.selectors import waitlist_eta
-from events.selectors.waitlist_eta import Flow, QueueFigures, estimate
 from events.service.waitlist_service import offers_are_useful
 from events.tests.factories import make_event
-from events.tests.waitlist_builders import START, T0, WINDOW, active_event, give_offer
+from events.tests.waitlist_builders import (
+    START,
+    T0,
+    WINDOW,
+    active_event,
+    give_offer,
+    queue_in_order,
+)
 
 NOW = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
@@ -180,6 +187,24 @@ class TestFlowMatchesTheServiceRule:
         flow = waitlist_eta.flow_of(event)
 
         assert (flow.automatic and flow.latest_deadline > T0) == offers_are_useful(event, T0)
+
+
+@pytest.mark.django_db
+class TestFiguresFromTheQueue:
+    def test_parties_ahead_count_places_seats_and_the_largest(self):
+        with time_machine.travel(T0, tick=False):
+            event = active_event(10, attendees=6, waitlist_max_party_size=5)
+            people = queue_in_order(event, 5)  # one second apart
+            for person, party in zip(people, [2, 3, 1, 4, 5], strict=True):
+                EventWaitList.objects.filter(user=person).update(party_size=party)
+            give_offer(event, people[2], expires_at=T0 + HOUR)  # holds: not a place ahead
+            row = waitlist_eta.entry_with_figures(event, people[3].pk, T0)
+
+        assert row is not None
+        figures = waitlist_eta.figures_from_row(row, event, (), T0, position=3)
+        assert (figures.places_ahead, figures.seats_ahead, figures.largest_party_ahead) == (2, 5, 3)
+        assert (figures.party_size, figures.held_seats, figures.free_seats) == (4, 1, 3)
+        assert figures.last_hold_ends == T0 + HOUR
 
 
 @pytest.mark.django_db

@@ -14,6 +14,7 @@ import pytest
 import time_machine
 
 from accounts.models import User
+from events.eligibility import eta as eta_rules
 from events.models import Event, WaitlistOffer
 from events.selectors import waitlist_eta
 from events.service.waitlist_service import expire_waitlist_offers, process_waitlist_for_event
@@ -147,7 +148,7 @@ def test_when_the_event_starts_first_there_is_no_time_and_indeed_no_offer():
 
     eta = eta_of(event, member, T0)
 
-    assert (eta.eta_if_all_ahead_pass, eta.reason) == (None, waitlist_eta.EVENT_STARTS_FIRST)
+    assert (eta.eta_if_all_ahead_pass, eta.reason) == (None, eta_rules.EVENT_STARTS_FIRST)
     assert first_offer_time(event, member) is None
 
 
@@ -178,6 +179,6 @@ def test_no_seat_in_play_depends_on_cancellations():
     assert (eta.seats_in_play, eta.eta_if_all_ahead_pass, eta.reason) == (
         0,
         None,
-        waitlist_eta.DEPENDS_ON_CANCELLATIONS,
+        eta_rules.DEPENDS_ON_CANCELLATIONS,
     )
     assert START > T0
