@@ -3,7 +3,7 @@
 import uuid
 from datetime import datetime
 
-from ninja import Schema
+from ninja import Field, Schema
 
 from common.api import ErrorSchema
 
@@ -44,9 +44,35 @@ class MyStatusTicketSchema(Schema):
     created_at: datetime
 
 
+class MyWaitlistEtaSchema(Schema):
+    """When an offer could come (docs/architecture/waitlist-eta-and-stats.md).
+
+    `eta_if_all_ahead_pass` is the latest time an offer reaches the caller if every live
+    offer and every member ahead let theirs lapse; null with `reason` when no such bound
+    exists: `depends_on_cancellations` (no seat in play), `party_larger_than_seats_in_play`,
+    `blocked_by_larger_party` (strict policy: a party ahead can never fit),
+    `smaller_parties_may_go_first` (fill policy, a party of more than one),
+    `depends_on_the_draw` (lottery, after a lapse), `event_starts_first` (no offer before
+    the start or the RSVP deadline), `no_automatic_offers` (queue closed or passive, event
+    not open, unlimited capacity, or the final all-hands batch already sent). `reason` is
+    null whenever the time is set.
+    """
+
+    places_ahead: int = Field(description="Entries ahead in selection order without a live offer")
+    seats_in_play: int = Field(description="Free seats + seats held by live non-cutoff offers")
+    eta_if_all_ahead_pass: datetime | None
+    reason: str | None
+
+
 class MyWaitlistSchema(Schema):
+    """The caller's queue entry; `eta` is null while they hold a live offer."""
+
     position: int | None
     joined_at: datetime
+    party_size: int
+    tier_id: uuid.UUID | None
+    token: str = Field(description="The entry's lottery ticket, 16 hex digits (see the draws)")
+    eta: MyWaitlistEtaSchema | None
 
 
 class MyOfferSchema(Schema):

@@ -3,7 +3,8 @@
 A fixed number of queries whatever the size of the event: the eligibility prefetch (one
 annotated query, plus the tiers of ticketed events) already knows the RSVP answer, the
 queue position, the seats held and the caller's own live offer; one query lists the
-caller's tickets and one reads the queue entry.
+caller's tickets and one reads the queue entry, annotated with the figures of the
+honest ETA (`waitlist_eta`), so the ETA adds no query.
 """
 
 import uuid
@@ -14,7 +15,8 @@ from accounts.models import User
 from events.eligibility.context import EligibilityContext
 from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
-from events.models import Event, EventWaitList, Ticket, WaitlistOffer
+from events.models import Event, Ticket, WaitlistOffer
+from events.selectors import waitlist_eta
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,12 @@ class TicketState:
 class QueueState:
     position: int | None
     joined_at: datetime
+    party_size: int = 1
+    tier_id: uuid.UUID | None = None
+    #: The entry's lottery ticket as every answer shows it: 16 hex digits.
+    token: str = ""
+    #: None while the caller holds a live offer (as `position`): the offer is there.
+    eta: waitlist_eta.Eta | None = None
 
 
 @dataclass(frozen=True)
@@ -73,18 +81,37 @@ def my_event_status(user: User, event: Event) -> MyEventStatus:
         .select_related("tier")
         .order_by("created_at", "pk")
     ]
-    joined_at = (
-        EventWaitList.objects.filter(event=event, user=user)
-        .values_list("created_at", flat=True)
-        .first()
-    )
+    offer = _own_offer(ctx)
     return MyEventStatus(
         eligibility=service.check_eligibility(),
         rsvp=RSVPState(ctx.rsvp_status) if ctx.rsvp_status else None,
         tickets=tickets,
+        waitlist=_queue_state(ctx, event, user, holds_offer=offer is not None),
+        offer=offer,
+    )
+
+
+def _queue_state(
+    ctx: EligibilityContext, event: Event, user: User, *, holds_offer: bool
+) -> QueueState | None:
+    """The caller's queue entry and its ETA figures, in one query."""
+    row = waitlist_eta.entry_with_figures(event, user.pk, ctx.now)
+    if row is None:
+        return None
+    eta = None
+    if not holds_offer:
+        figures = waitlist_eta.figures_from_row(
+            row, event, ctx.tiers, ctx.now, position=ctx.waitlist_position
+        )
+        eta = waitlist_eta.estimate(figures, waitlist_eta.flow_of(event), ctx.now)
+    return QueueState(
         # The context's position is already null while the caller holds a live offer.
-        waitlist=QueueState(ctx.waitlist_position, joined_at) if joined_at is not None else None,
-        offer=_own_offer(ctx),
+        position=ctx.waitlist_position,
+        joined_at=row["created_at"],
+        party_size=row["party_size"],
+        tier_id=row["tier_id"],
+        token=format(row["token"], "016x"),
+        eta=eta,
     )
 
 

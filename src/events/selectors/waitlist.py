@@ -30,6 +30,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.db.models.lookups import Exact, GreaterThan
 
 from common.compiled_query import CompiledQuery, Param
 from events.models import EventWaitList, WaitlistOffer
@@ -136,17 +137,27 @@ def _holds_live_offer(now: Moment) -> Exists:
     )
 
 
+def holds_live_offer(now: Moment) -> Exists:
+    """For EventWaitList rows of the query it is used in: does that member hold a live offer?"""
+    return _holds_live_offer(now)
+
+
+def ahead_in_selection_order() -> Q:
+    """For EventWaitList rows of a subquery: ahead of the outer row in selection order."""
+    my_key = _rotation_key(OuterRef("last_offer_expired_at"))
+    key = _rotation_key("last_offer_expired_at")
+    return (
+        Q(GreaterThan(my_key, key))
+        | Q(Exact(key, my_key), created_at__lt=OuterRef("created_at"))
+        | Q(Exact(key, my_key), created_at=OuterRef("created_at"), id__lt=OuterRef("id"))
+    )
+
+
 def position_expression(now: Moment) -> Case:
     """Annotation for EventWaitList rows: their `waitlist_position` (None with a live offer)."""
-    my_key = _rotation_key(OuterRef("last_offer_expired_at"))
     ahead = (
         EventWaitList.objects.filter(event_id=OuterRef("event_id"))
-        .annotate(key=_rotation_key("last_offer_expired_at"))
-        .filter(
-            Q(key__lt=my_key)
-            | Q(key=my_key, created_at__lt=OuterRef("created_at"))
-            | Q(key=my_key, created_at=OuterRef("created_at"), id__lt=OuterRef("id"))
-        )
+        .filter(ahead_in_selection_order())
         .exclude(_holds_live_offer(now))
         .order_by()
         .values("event_id")

@@ -151,6 +151,7 @@ ROUTES = [
         sub_object="invitation_id",
     ),
     Route("get", BASE + "/waitlist", "invite_to_event", 200),
+    Route("get", BASE + "/waitlist/stats", "invite_to_event", 200),
     Route("delete", BASE + "/waitlist/{entry_id}", "invite_to_event", 204, sub_object="entry_id"),
 ]
 

@@ -39,7 +39,7 @@ class EventAdminWaitlistController(EventAdminController):
         event = self._event(event_id, PERMISSION)
         return admin_selectors.waitlist_queue(event, search)
 
-    @route.delete("/{event_id}/waitlist/{entry_id}", response={204: None, **ERRORS})
+    @route.delete("/{event_id}/waitlist/{uuid:entry_id}", response={204: None, **ERRORS})
     @throttle(WriteThrottle)
     def remove_entry(self, event_id: uuid.UUID, entry_id: uuid.UUID) -> tuple[int, None]:
         event = self._event(event_id, PERMISSION)

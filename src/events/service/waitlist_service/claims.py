@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from common import metrics
 from events.models import Event, EventWaitList, WaitlistOffer
+from events.service.waitlist_service.queue_samples import record_queue_length
 from events.service.waitlist_service.triggering import enqueue_waitlist_processing
 
 logger = logging.getLogger("encore.waitlist")
@@ -40,7 +41,8 @@ def claim_offer_for_registration(event: Event, user_id: uuid.UUID) -> bool:
         offer.status = Status.CLAIMED
         offer.claimed_at = now
         offer.save(update_fields=["status", "claimed_at", "updated_at"])
-    EventWaitList.objects.filter(event=event, user_id=user_id).delete()
+    if EventWaitList.objects.filter(event=event, user_id=user_id).delete()[0]:
+        record_queue_length(event.pk, now)
     if offer is not None:
         logger.info(
             "waitlist offer claimed", extra={"event_id": str(event.pk), "offer_id": str(offer.pk)}

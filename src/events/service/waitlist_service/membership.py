@@ -22,6 +22,7 @@ from events.errors import EligibilityRefused
 from events.models import Event, EventWaitList, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
+from events.service.waitlist_service.queue_samples import record_queue_length
 from events.service.waitlist_service.triggering import enqueue_waitlist_processing
 from events.waitlist_errors import AlreadyAttending, CapacityAvailable, WaitlistClosed
 
@@ -66,6 +67,7 @@ def join_waitlist(user: User, event: Event) -> WaitlistJoin:
         if eligibility.reason_code not in CAPACITY_REASON_CODES:
             raise EligibilityRefused(eligibility)
         entry = EventWaitList.objects.create(event=event, user=user)
+        record_queue_length(event.pk, entry.created_at)
         enqueue_waitlist_processing(event.pk)
         position = waitlist_selectors.queue_position(event.pk, user.pk, timezone.now())
     logger.info("waitlist joined", extra={"event_id": str(event.pk), "user_id": str(user.pk)})
@@ -81,6 +83,8 @@ def leave_waitlist(user: User, event: Event) -> None:
         event = lock_event(event.pk)
         released_offer = _expire_held_offer(event, user)
         deleted, _ = EventWaitList.objects.filter(event=event, user=user).delete()
+        if deleted:
+            record_queue_length(event.pk, timezone.now())
         if released_offer:
             enqueue_waitlist_processing(event.pk)
     if deleted:
@@ -112,6 +116,7 @@ def remove_entry(entry: EventWaitList) -> None:
         lock_event(entry.event_id)
         revoke_offer_of_removed_entry(entry.event_id, entry.user_id)
         EventWaitList.objects.filter(pk=entry.pk, event_id=entry.event_id).delete()
+        record_queue_length(entry.event_id, timezone.now())
     logger.info(
         "waitlist entry removed by staff",
         extra={"event_id": str(entry.event_id), "entry_id": str(entry.pk)},

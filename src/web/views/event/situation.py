@@ -23,6 +23,7 @@ from events.eligibility.types import EventUserEligibility
 from events.models import Event, EventRSVP, Ticket, TicketTier
 from events.selectors.access import AnyUser, is_authenticated
 from events.selectors.my_status import MyEventStatus, OfferState, TicketState, my_event_status
+from events.selectors.waitlist_eta import Eta
 
 ANONYMOUS = "anonymous"
 HOLDING_OFFER = "holding_offer"
@@ -104,6 +105,12 @@ class Situation:
         return status.waitlist.position if status is not None and status.waitlist else None
 
     @property
+    def eta(self) -> Eta | None:
+        """The honest ETA of a waiting viewer (None while they hold an offer)."""
+        status = self.status
+        return status.waitlist.eta if status is not None and status.waitlist else None
+
+    @property
     def on_waitlist(self) -> bool:
         return self.status is not None and self.status.waitlist is not None
 
@@ -131,6 +138,7 @@ class Situation:
             [(t.id, t.status) for t in self.tickets],
             (self.offer.id, self.offer.expires_at) if self.offer else None,
             [(t.pk, t.remaining) for t in self.tiers],
+            self.eta,
         ]
         if eligibility is not None:
             parts += [

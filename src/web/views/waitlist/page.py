@@ -21,10 +21,12 @@ from pydantic import ValidationError as SchemaError
 from events.models import Event, StaffPermission
 from events.schema.waitlist import WaitlistSettingsSchema
 from events.selectors.access import access_event_admin, has_org_permission
+from events.selectors.waitlist_stats import waitlist_stats
 from events.service import waitlist_settings_service
 from web.forms.waitlist import WaitlistSettingsForm
 from web.views.access import signed_in, viewer_zone
 from web.views.waitlist import rows
+from web.views.waitlist.chart import stats_view
 from web.views.waitlist.summary import WaitlistSettings, describe_settings
 
 VIEW_PERMISSION = StaffPermission.INVITE_TO_EVENT
@@ -95,6 +97,7 @@ def render_page(
         "offers": offers,
         "offer_rows": offer_rows,
         "refusal": refusal,
+        "stats": stats_view(waitlist_stats(event.pk), zone),
         "queue_refusal_elsewhere": _elsewhere(refusal, "entry", queue_rows),
         "offers_refusal_elsewhere": _elsewhere(refusal, "offer", offer_rows),
         "pages": {

@@ -74,6 +74,7 @@ def test_axe_finds_nothing_serious_and_a_phone_needs_no_horizontal_scroll(
     log_in(page, scene.organiser)
     page.goto(url(scene.event))
     expect(page.get_by_role("button", name="Reactivate")).to_have_count(2)
+    expect(page.get_by_role("img", name=re.compile("^Queue length over time"))).to_be_visible()
     assert severe_violations(page, axe_source) == []
     page.get_by_label("Batch size").fill("-3")  # the error state: a field error
     page.get_by_role("button", name="Save").click()
