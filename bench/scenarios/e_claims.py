@@ -58,6 +58,8 @@ MAX_RETRIES = 20
 
 #: e0's median rate, for e1's ratio (e0 runs first; e1 measures it itself otherwise).
 _limit: list[float] = []
+#: e1's median claims/s, for e2's ratio (e2 runs after e1 when both are asked for).
+e1_rate: list[float] = []
 #: Per e1 run (warm-up included): the lock tenures of its winners and of its refusals, ms.
 _tenures: list[tuple[list[float], list[float]]] = []
 
@@ -179,17 +181,19 @@ class LockTenure:
 
 
 class ClaimRace:
-    """The committed event, its racers, and the undoing of a run's claims."""
+    """The committed event, its racers, and the undoing of a run's claims (e1; e2 reuses
+    it with its own numbers)."""
 
-    def __init__(self, tag: str) -> None:
+    def __init__(self, tag: str, *, racers: int = RACERS, seats: int = SEATS) -> None:
+        self.seats = seats
         self.event = builders.waitlist_event(
             tag,
-            capacity=ATTENDEES + SEATS,
+            capacity=ATTENDEES + seats,
             batch_size=0,
             waitlist_cutoff_date=timezone.now() - timedelta(hours=1),
         )
         builders.attendees(self.event, ATTENDEES)
-        self.racers = builders.users(RACERS, f"{tag}-racer")
+        self.racers = builders.users(racers, f"{tag}-racer")
         builders.queue(self.event, self.racers)
         builders.offers(self.event, self.racers, self.event.start, cutoff=True)
         builders.analyze()
@@ -274,11 +278,15 @@ class ClaimRace:
             raise RuntimeError(f"{len(errors)} racers failed, e.g. {errors[:1]!r}")
         done = [r for r in results if not isinstance(r, BaseException)]
         won = [r for r in done if r[0]]
-        attending = Event.objects.values_list("attendee_count", flat=True).get(pk=self.event.pk)
-        if len(won) != SEATS or attending != ATTENDEES + SEATS:
-            raise RuntimeError(f"{len(won)} won, attendee_count {attending}: expected {SEATS}")
+        self.assert_seats_taken(len(won))
         seconds = max(r[2] for r in done) - start[0]
         return Sample(seconds * 1000, queries=max(r[1] for r in won), rate=RACERS / seconds)
+
+    def assert_seats_taken(self, won: int) -> None:
+        """Exactly the free seats went, to exactly as many winners."""
+        attending = Event.objects.values_list("attendee_count", flat=True).get(pk=self.event.pk)
+        if won != self.seats or attending != ATTENDEES + self.seats:
+            raise RuntimeError(f"{won} won, attendee_count {attending}: expected {self.seats}")
 
 
 def _until_commit(queries: list[dict[str, str]]) -> int:
@@ -316,6 +324,7 @@ def _describe_race(samples: Sequence[Sample]) -> str:
         _limit.append(measured.rate or 0.0)
     ratio = rate / _limit[0] if _limit[0] else 0.0
     won, refused = lock_held_medians(len(samples))
+    e1_rate[:] = [rate]
     return (
         f"{rate:.0f} claims/s ({rate * SEATS / RACERS:.0f} won/s, {SEATS}/{RACERS} won "
         f"every run) = {ratio:.2f} x e0; lock held {won} per win, {refused} per refusal "
