@@ -9,8 +9,14 @@ The gate (`gates.AvailabilityGate`, on prefetched data) and every writer's locke
 re-check (`EventManager._assert_capacity` for RSVPs, `batch_ticket_service.capacity.
 assert_event_capacity` for tickets and the box office) all end here, so both use the
 same rule and answer with the same refusal. Everything here only reads: the writer
-holds the Event row lock (`locks.lock_event`) when it calls `assert_capacity_locked`,
-which is what makes the numbers read authoritative.
+holds the Event row lock (`locks.lock_event_row` or `lock_event`) when it calls
+`assert_capacity_locked`, which is what makes the numbers read authoritative.
+
+Under the lock the check only decides (ADR 0022): one statement (`selectors.locked_check`)
+and arithmetic. A refusal leaves as `RefusedUnderLock`, and the writer's caller reads the
+answer's details (queue position, next batch, the user's zone and own offer) after the
+rollback released the lock (`refusals_detailed_after_release`), so the next claimer does
+not wait for them.
 """
 
 import uuid

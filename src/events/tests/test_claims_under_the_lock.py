@@ -10,6 +10,7 @@ answer itself is the one the user always got (the refusal tests elsewhere are un
 import threading
 import uuid
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -195,7 +196,7 @@ def test_sixty_cutoff_holders_for_ten_seats_exactly_ten_win_and_the_rest_hear_wh
             return str(refused.code)
         return "won"
 
-    outcomes = race([lambda p=person: claim(p) for person in racers])
+    outcomes = race([partial(claim, person) for person in racers])
 
     values = [o.value for o in outcomes]
     assert [o for o in outcomes if o.error is not None] == []
