@@ -26,10 +26,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from accounts.models import User
 from common import metrics
 from common.timezones import get_zone
 from events.eligibility.enums import NextStep, Reasons
@@ -37,7 +35,7 @@ from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, Invitation
 from events.selectors import waitlist as waitlist_selectors
-from events.selectors.locked_check import LockedCheck, locked_check
+from events.selectors.locked_check import LockedCheck, locked_check, refusal_details
 from events.selectors.waitlist import QueueStanding
 
 
@@ -224,13 +222,13 @@ class RefusedUnderLock(EligibilityRefused):
         assert decided is not None
 
         def complete() -> EventUserEligibility:
-            position = waitlist_selectors.queue_standing(event.pk, user_id, now).position
+            details = refusal_details(event.pk, user_id, now)
             detailed = replace(
                 decided,
-                waitlist_position=position if on_waitlist else None,
-                next_batch_at=waitlist_selectors.next_batch_at(event.pk, now),
+                waitlist_position=details.position if on_waitlist else None,
+                next_batch_at=details.next_batch_at,
             )
-            return _as_the_user_sees_it(detailed, event, user_id, now)
+            return detailed.as_seen_by(get_zone(details.timezone), details.own_offer_expires_at)
 
         return cls(decided, complete)
 
@@ -246,18 +244,3 @@ def refusals_detailed_after_release() -> Iterator[None]:
         refusal = decided.complete()
         metrics.refused(refusal.reason_code)
         raise EligibilityRefused(refusal) from None
-
-
-def _as_the_user_sees_it(
-    refusal: EventUserEligibility, event: Event, user_id: uuid.UUID, now: datetime
-) -> EventUserEligibility:
-    """As the gate answers (`as_seen_by`); the user's timezone and own offer are read
-    only on the way to a refusal, so a check that passes costs no query for them."""
-    own_offer = waitlist_selectors.live_offers(now).filter(event=event, user_id=OuterRef("pk"))
-    row = (
-        User.objects.filter(pk=user_id)
-        .values("timezone")
-        .annotate(own_offer_expires_at=Subquery(own_offer.values("expires_at")[:1]))
-        .first()
-    ) or {"timezone": "UTC", "own_offer_expires_at": None}
-    return refusal.as_seen_by(get_zone(row["timezone"]), row["own_offer_expires_at"])

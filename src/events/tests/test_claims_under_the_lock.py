@@ -23,9 +23,9 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.tests.factories import make_user
 from common.compiled_query import CompiledWrite, Param
+from events.eligibility import capacity
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
 from events.service.event_manager.manager import EventManager
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_races_support import offer, queue, race, waitlist_event
@@ -122,12 +122,10 @@ def test_a_refusal_holds_the_lock_for_two_statements_and_details_its_answer_afte
     sql = _sql(captured.captured_queries)
     lock, released = _index(sql, _is_lock), _index(sql, _ends_transaction)
     assert released - lock == 2, sql[lock:released]  # the lock and the locked check
-    details = [
-        _index(sql, lambda s: 'AS "position"' in s),  # the queue position
-        _index(sql, lambda s: 'MIN("events_waitlistoffer"."expires_at")' in s),  # next batch
-        _index(sql, lambda s: s.startswith('SELECT "accounts_user"."timezone"')),  # zone, offer
-    ]
-    assert min(details) > released, "details were read under the lock"
+    # Position, next batch, zone and own offer: one statement, after the release.
+    details = _index(sql, lambda s: s.startswith('SELECT "accounts_user"."timezone"'))
+    assert details > released, "the details were read under the lock"
+    assert len(sql) == details + 1
     # The answer is the detailed one: position, next batch, the caller's own live offer.
     refusal = no.value.eligibility
     assert no.value.status_code == 409
@@ -142,11 +140,11 @@ def test_a_refusal_holds_the_lock_for_two_statements_and_details_its_answer_afte
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_another_claimer_can_take_the_lock_while_a_refusal_is_being_detailed(monkeypatch):
-    """Seen from a second connection: while the refused claimer reads its queue position,
-    the Event row is free (FOR UPDATE NOWAIT succeeds)."""
+    """Seen from a second connection: while the refused claimer reads the details of its
+    answer, the Event row is free (FOR UPDATE NOWAIT succeeds)."""
     event, caller = _full_event_with_a_queued_holder()
     seen: list[str] = []
-    real_standing = waitlist_selectors.queue_standing
+    real_details = capacity.refusal_details
 
     def try_the_lock() -> None:
         try:
@@ -158,13 +156,13 @@ def test_another_claimer_can_take_the_lock_while_a_refusal_is_being_detailed(mon
         finally:
             connection.close()
 
-    def standing_while_probing(*args: Any) -> Any:
+    def details_while_probing(*args: Any) -> Any:
         probe = threading.Thread(target=try_the_lock)
         probe.start()
         probe.join(timeout=30)
-        return real_standing(*args)
+        return real_details(*args)
 
-    monkeypatch.setattr(waitlist_selectors, "queue_standing", standing_while_probing)
+    monkeypatch.setattr(capacity, "refusal_details", details_while_probing)
 
     with pytest.raises(EligibilityRefused) as no:
         EventManager(caller, event).rsvp(YES, by_staff=True)

@@ -21,8 +21,8 @@ from events.eligibility.capacity import (
 )
 from events.eligibility.types import EventUserEligibility
 from events.models import Event, TicketTier
-from events.selectors.locked_check import LockedCheck
-from events.selectors.waitlist import QueueStanding, queue_standing
+from events.selectors.locked_check import LockedCheck, refusal_details
+from events.selectors.waitlist import QueueStanding
 
 
 def assert_event_capacity(
@@ -69,6 +69,7 @@ def _sold_out(
     """Decided under the lock; the queue position is read after it (ADR 0022)."""
 
     def complete() -> EventUserEligibility:
-        return sold_out_refusal(event, queue_standing(event.pk, user_id, now))
+        position = refusal_details(event.pk, user_id, now).position
+        return sold_out_refusal(event, QueueStanding(on_waitlist, position))
 
     return RefusedUnderLock(sold_out_refusal(event, QueueStanding(on_waitlist)), complete)
