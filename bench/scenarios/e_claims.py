@@ -12,6 +12,15 @@ way: gates, Event lock, locked capacity check, RSVP, attendee count, offer CLAIM
 queue entry gone. Exactly 10 must win. The figure is the race, from the start line to
 the last answer; between runs the claims are undone (untimed). Celery dispatches (the
 claim's defensive nudge, the RSVP notice) are stubbed: they leave after the commit.
+
+e1 also prints how long each claim held the Event row lock, winners and refusals apart
+(medians over all claims of a run; the row shows the median of the runs). The bench
+measures it from outside the code it measures: on each racer's own connection an
+execute wrapper stamps the moment the first `... FOR UPDATE` on `events_event` returns,
+and wrappers around the connection's `_commit`/`_rollback` stamp the moment COMMIT or
+ROLLBACK returns (the lock is released then). Claims refused by the gates before the
+lock hold nothing and are not counted. Racers are threads of one process, so a lock
+holder may also wait for the interpreter lock; that time is in the figure too.
 """
 
 import os
@@ -22,12 +31,13 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
-from django.db import OperationalError, connection
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -48,6 +58,10 @@ MAX_RETRIES = 20
 
 #: e0's median rate, for e1's ratio (e0 runs first; e1 measures it itself otherwise).
 _limit: list[float] = []
+#: e1's median claims/s, for e2's ratio (e2 runs after e1 when both are asked for).
+e1_rate: list[float] = []
+#: Per e1 run (warm-up included): the lock tenures of its winners and of its refusals, ms.
+_tenures: list[tuple[list[float], list[float]]] = []
 
 E0_SCHEMA = """
 CREATE TABLE bench_e0_event (id integer PRIMARY KEY, taken integer NOT NULL DEFAULT 0);
@@ -126,18 +140,60 @@ def physical_limit() -> AbstractContextManager[Measured]:
 
 
 # -- e1 ----------------------------------------------------------------------------------------
-class ClaimRace:
-    """The committed event, its racers, and the undoing of a run's claims."""
+class LockTenure:
+    """How long this thread's transactions held the Event row lock (see the module doc).
 
-    def __init__(self, tag: str) -> None:
+    Installed on the racer's own connection: an execute wrapper for the lock statement's
+    return, wrappers of `_commit`/`_rollback` for the release. Each release after a lock
+    adds one (ms, committed) record.
+    """
+
+    def __init__(self) -> None:
+        self.locked_at: float | None = None
+        self.records: list[tuple[float, bool]] = []
+        self.wrapper = connections[DEFAULT_DB_ALIAS]
+        for name, committed in (("_commit", True), ("_rollback", False)):
+            setattr(self.wrapper, name, self._releasing(getattr(self.wrapper, name), committed))
+
+    def _releasing(self, end: Callable[[], None], committed: bool) -> Callable[[], None]:
+        def released() -> None:
+            try:
+                end()
+            finally:
+                if self.locked_at is not None:
+                    held = (time.perf_counter() - self.locked_at) * 1000
+                    self.records.append((held, committed))
+                self.locked_at = None
+
+        return released
+
+    def __call__(
+        self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+    ) -> Any:
+        result = execute(sql, params, many, context)
+        if self.locked_at is None and "FOR UPDATE" in sql and '"events_event"' in sql:
+            self.locked_at = time.perf_counter()
+        return result
+
+    def uninstall(self) -> None:
+        for name in ("_commit", "_rollback"):
+            self.wrapper.__dict__.pop(name, None)
+
+
+class ClaimRace:
+    """The committed event, its racers, and the undoing of a run's claims (e1; e2 reuses
+    it with its own numbers)."""
+
+    def __init__(self, tag: str, *, racers: int = RACERS, seats: int = SEATS) -> None:
+        self.seats = seats
         self.event = builders.waitlist_event(
             tag,
-            capacity=ATTENDEES + SEATS,
+            capacity=ATTENDEES + seats,
             batch_size=0,
             waitlist_cutoff_date=timezone.now() - timedelta(hours=1),
         )
         builders.attendees(self.event, ATTENDEES)
-        self.racers = builders.users(RACERS, f"{tag}-racer")
+        self.racers = builders.users(racers, f"{tag}-racer")
         builders.queue(self.event, self.racers)
         builders.offers(self.event, self.racers, self.event.start, cutoff=True)
         builders.analyze()
@@ -179,11 +235,16 @@ class ClaimRace:
         lock = threading.Lock()
         line = threading.Barrier(RACERS, action=lambda: start.append(time.perf_counter()))
 
+        won_held: list[float] = []
+        refused_held: list[float] = []
+
         def racer(person: User) -> None:
+            tenure = LockTenure()
             try:
                 _connect()  # own connection, opened before the start line
                 line.wait(timeout=60)
-                won, queries = self.claim(person)
+                with connection.execute_wrapper(tenure):
+                    won, queries = self.claim(person)
                 outcome: tuple[bool, int, float] | BaseException = (
                     won,
                     queries,
@@ -194,8 +255,11 @@ class ClaimRace:
                 outcome = error
             finally:
                 connection.close()
+                tenure.uninstall()
             with lock:
                 results.append(outcome)
+                for held, committed in tenure.records:
+                    (won_held if committed else refused_held).append(held)
 
         threads = [threading.Thread(target=racer, args=(r,)) for r in self.racers]
         with builders.no_task_dispatch():
@@ -203,6 +267,7 @@ class ClaimRace:
                 thread.start()
             for thread in threads:
                 thread.join(timeout=120)
+        _tenures.append((won_held, refused_held))
         return self._sample(start, results)
 
     def _sample(
@@ -213,11 +278,15 @@ class ClaimRace:
             raise RuntimeError(f"{len(errors)} racers failed, e.g. {errors[:1]!r}")
         done = [r for r in results if not isinstance(r, BaseException)]
         won = [r for r in done if r[0]]
-        attending = Event.objects.values_list("attendee_count", flat=True).get(pk=self.event.pk)
-        if len(won) != SEATS or attending != ATTENDEES + SEATS:
-            raise RuntimeError(f"{len(won)} won, attendee_count {attending}: expected {SEATS}")
+        self.assert_seats_taken(len(won))
         seconds = max(r[2] for r in done) - start[0]
         return Sample(seconds * 1000, queries=max(r[1] for r in won), rate=RACERS / seconds)
+
+    def assert_seats_taken(self, won: int) -> None:
+        """Exactly the free seats went, to exactly as many winners."""
+        attending = Event.objects.values_list("attendee_count", flat=True).get(pk=self.event.pk)
+        if won != self.seats or attending != ATTENDEES + self.seats:
+            raise RuntimeError(f"{won} won, attendee_count {attending}: expected {self.seats}")
 
 
 def _until_commit(queries: list[dict[str, str]]) -> int:
@@ -254,10 +323,30 @@ def _describe_race(samples: Sequence[Sample]) -> str:
         assert isinstance(measured, Sample)
         _limit.append(measured.rate or 0.0)
     ratio = rate / _limit[0] if _limit[0] else 0.0
+    won, refused = lock_held_medians(len(samples))
+    e1_rate[:] = [rate]
     return (
         f"{rate:.0f} claims/s ({rate * SEATS / RACERS:.0f} won/s, {SEATS}/{RACERS} won "
-        f"every run) = {ratio:.2f} x e0; queries = one winning claim, to its COMMIT"
+        f"every run) = {ratio:.2f} x e0; lock held {won} per win, {refused} per refusal "
+        f"under the lock; queries = one winning claim, to its COMMIT"
     )
+
+
+def lock_held_medians(runs: int) -> tuple[str, str]:
+    """Median over the timed runs of each run's median lock tenure (warm-up left out)."""
+    timed = _tenures[-runs:]
+
+    def figure(kind: int) -> str:
+        medians = [statistics.median(run[kind]) for run in timed if run[kind]]
+        if not medians:
+            return "n/a (none)"
+        counts = sum(len(run[kind]) for run in timed) / len(timed)
+        return (
+            f"{statistics.median(medians):.2f} ms (runs {min(medians):.2f}-{max(medians):.2f},"
+            f" {counts:.0f}/run)"
+        )
+
+    return figure(0), figure(1)
 
 
 @committed_scenario(

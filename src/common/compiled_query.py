@@ -24,6 +24,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Expression, Field, Model, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
+from django.db.models.sql.subqueries import DeleteQuery, UpdateQuery
 
 
 class Param(Expression):
@@ -66,13 +67,19 @@ class _Compiled:
     select: tuple[Any, ...]
 
     def bind(self, connection: BaseDatabaseWrapper, values: Mapping[str, Any]) -> list[Any]:
-        missing = {p.name for p in self.params if isinstance(p, _Slot)} - set(values)
-        if missing:
-            raise TypeError(f"missing values for {sorted(missing)}")
-        return [
-            p.field.get_db_prep_value(values[p.name], connection) if isinstance(p, _Slot) else p
-            for p in self.params
-        ]
+        return _bind(self.params, connection, values)
+
+
+def _bind(
+    params: Sequence[Any], connection: BaseDatabaseWrapper, values: Mapping[str, Any]
+) -> list[Any]:
+    missing = {p.name for p in params if isinstance(p, _Slot)} - set(values)
+    if missing:
+        raise TypeError(f"missing values for {sorted(missing)}")
+    return [
+        p.field.get_db_prep_value(values[p.name], connection) if isinstance(p, _Slot) else p
+        for p in params
+    ]
 
 
 class CompiledQuery:
@@ -199,3 +206,47 @@ class CompiledInsert:
         field = self._model._meta.get_field(field_name)
         assert isinstance(field, Field) and field.column, f"{field_name} is no column"
         return field.column
+
+
+class CompiledWrite:
+    """An `UPDATE` or `DELETE` of a queryset, compiled once per alias; returns rows changed.
+
+    For the statements a claim runs while it holds the Event lock (ADR 0022): there,
+    every microsecond Django spends building a query is a microsecond every other
+    claimer of the event waits. `build` returns the filtered queryset and, for an update,
+    the assignments (`{"status": ..., "claimed_at": Param(...)}`); both may hold `Param`s.
+    As `QuerySet.update` does, an update neither runs signals nor touches `auto_now`
+    fields; unlike `QuerySet.delete`, a delete runs no collector: no signals, no
+    cascades in Python. Use it only where the caller has done what those would do.
+    """
+
+    def __init__(
+        self, build: Callable[[], tuple[QuerySet[Any, Any], Mapping[str, Any] | None]]
+    ) -> None:
+        self._build = build
+        self._compiled: dict[str, tuple[str, tuple[Any, ...]]] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, using: str) -> tuple[str, tuple[Any, ...]]:
+        queryset, assignments = self._build()
+        if assignments is None:
+            query: Any = queryset.query.chain(DeleteQuery)
+        else:
+            query = queryset.query.chain(UpdateQuery)
+            query.add_update_values(assignments)
+        compiler = query.get_compiler(using=using)
+        compiler.pre_sql_setup()
+        sql, params = compiler.as_sql()
+        return sql, tuple(params)
+
+    def execute(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> int:
+        found = self._compiled.get(using)
+        if found is None:
+            with self._lock:
+                found = self._compiled.get(using) or self._compile(using)
+                self._compiled[using] = found
+        sql, params = found
+        connection = connections[using]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, _bind(params, connection, values))
+            return cursor.rowcount

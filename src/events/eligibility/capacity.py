@@ -9,19 +9,25 @@ The gate (`gates.AvailabilityGate`, on prefetched data) and every writer's locke
 re-check (`EventManager._assert_capacity` for RSVPs, `batch_ticket_service.capacity.
 assert_event_capacity` for tickets and the box office) all end here, so both use the
 same rule and answer with the same refusal. Everything here only reads: the writer
-holds the Event row lock (`locks.lock_event`) when it calls `assert_capacity_locked`,
-which is what makes the numbers read authoritative.
+holds the Event row lock (`locks.lock_event_row` or `lock_event`) when it calls
+`assert_capacity_locked`, which is what makes the numbers read authoritative.
+
+Under the lock the check only decides (ADR 0022): one statement (`selectors.locked_check`)
+and arithmetic. A refusal leaves as `RefusedUnderLock`, and the writer's caller reads the
+answer's details (queue position, next batch, the user's zone and own offer) after the
+rollback released the lock (`refusals_detailed_after_release`), so the next claimer does
+not wait for them.
 """
 
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from accounts.models import User
 from common import metrics
 from common.timezones import get_zone
 from events.eligibility.enums import NextStep, Reasons
@@ -29,6 +35,7 @@ from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, Invitation
 from events.selectors import waitlist as waitlist_selectors
+from events.selectors.locked_check import LockedCheck, locked_check, refusal_details
 from events.selectors.waitlist import QueueStanding
 
 
@@ -80,15 +87,6 @@ def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -
     if excluding_user_id is not None:
         held = held.exclude(user_id=excluding_user_id)
     return held.count()
-
-
-def locked_seat_state(event: Event, user_id: uuid.UUID | None) -> SeatState:
-    """Seat state of an event whose row the caller has locked (the authoritative check)."""
-    return SeatState(
-        effective_capacity=event.effective_capacity,
-        attendee_count=event.attendee_count,
-        held=held_offer_count(event.pk, user_id) if event.effective_capacity else 0,
-    )
 
 
 # -- the refusal (shared by the gate and the locked check) ------------------------------
@@ -159,43 +157,90 @@ def overrides_capacity(event: Event, user_id: uuid.UUID) -> bool:
     ).exists()
 
 
+def seat_state_of(check: LockedCheck) -> SeatState:
+    return SeatState(check.effective_capacity, check.attendee_count, check.held)
+
+
 def assert_capacity_locked(
-    event: Event, user_id: uuid.UUID, seats: int, *, now: datetime | None = None
-) -> None:
+    event: Event,
+    user_id: uuid.UUID,
+    seats: int,
+    *,
+    now: datetime | None = None,
+    check: LockedCheck | None = None,
+) -> LockedCheck:
     """Refuse `seats` more seats unless the (locked) event has room for this user.
 
     Other users' live non-cutoff offers count as taken; the user's own offer does not.
+    Under the lock this only decides: one statement (`locked_check`, unless the caller
+    passes the one it read) and arithmetic. A refusal leaves as `RefusedUnderLock`,
+    whose details (queue position, next batch, the user's zone and own offer) the
+    writer's caller reads once the lock is released (`refusals_detailed_after_release`).
+    Returns the check, whose rows tell the writer what to write.
     """
-    if overrides_capacity(event, user_id):
-        return
-    state = locked_seat_state(event, user_id)
-    if state.has_room(seats):
-        return
     now = now or timezone.now()
-    standing = waitlist_selectors.queue_standing(event.pk, user_id, now)
-    refusal = availability_refusal(
-        event,
-        state,
-        seats,
-        standing=standing,
-        now=now,
-        next_batch_at=waitlist_selectors.next_batch_at(event.pk, now),
+    check = check or locked_check(event.pk, user_id, now)
+    state = seat_state_of(check)
+    if check.overrides or state.has_room(seats):
+        return check
+    raise RefusedUnderLock.no_room(
+        event, user_id, state, seats, on_waitlist=check.on_waitlist, now=now
     )
-    assert refusal is not None
-    metrics.refused(refusal.reason_code)
-    raise EligibilityRefused(_as_the_user_sees_it(refusal, event, user_id, now))
 
 
-def _as_the_user_sees_it(
-    refusal: EventUserEligibility, event: Event, user_id: uuid.UUID, now: datetime
-) -> EventUserEligibility:
-    """As the gate answers (`as_seen_by`); the user's timezone and own offer are read
-    only on the way to a refusal, so a check that passes costs no query for them."""
-    own_offer = waitlist_selectors.live_offers(now).filter(event=event, user_id=OuterRef("pk"))
-    row = (
-        User.objects.filter(pk=user_id)
-        .values("timezone")
-        .annotate(own_offer_expires_at=Subquery(own_offer.values("expires_at")[:1]))
-        .first()
-    ) or {"timezone": "UTC", "own_offer_expires_at": None}
-    return refusal.as_seen_by(get_zone(row["timezone"]), row["own_offer_expires_at"])
+class RefusedUnderLock(EligibilityRefused):
+    """A refusal decided under the Event lock, without the details that cost queries.
+
+    Why: a refused claimer held the lock for 5.4-5.6 ms while its refusal was built
+    (quality.md e1, ADR 0022); every other claimer of the event waited that long. The
+    decision needs only the numbers; the rest of the answer can be read after the
+    transaction. It is an `EligibilityRefused` with the decided reason, next step and
+    status, so a caller that forgets to detail it still answers the right 409, only
+    with fewer fields; `complete` reads the rest.
+    """
+
+    def __init__(
+        self, decided: EventUserEligibility, complete: Callable[[], EventUserEligibility]
+    ) -> None:
+        super().__init__(decided)
+        self.complete = complete
+
+    @classmethod
+    def no_room(
+        cls,
+        event: Event,
+        user_id: uuid.UUID,
+        state: SeatState,
+        seats: int,
+        *,
+        on_waitlist: bool,
+        now: datetime,
+    ) -> "RefusedUnderLock":
+        decided = availability_refusal(
+            event, state, seats, standing=QueueStanding(on_waitlist), now=now
+        )
+        assert decided is not None
+
+        def complete() -> EventUserEligibility:
+            details = refusal_details(event.pk, user_id, now)
+            detailed = replace(
+                decided,
+                waitlist_position=details.position if on_waitlist else None,
+                next_batch_at=details.next_batch_at,
+            )
+            return detailed.as_seen_by(get_zone(details.timezone), details.own_offer_expires_at)
+
+        return cls(decided, complete)
+
+
+@contextmanager
+def refusals_detailed_after_release() -> Iterator[None]:
+    """Around a locked writer's transaction (outside it): a `RefusedUnderLock` that
+    leaves it is completed here, after the rollback released the Event lock, and raised
+    as the ordinary `EligibilityRefused` every client and test knows."""
+    try:
+        yield
+    except RefusedUnderLock as decided:
+        refusal = decided.complete()
+        metrics.refused(refusal.reason_code)
+        raise EligibilityRefused(refusal) from None

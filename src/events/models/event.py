@@ -20,6 +20,16 @@ DEFAULT_CHECK_IN_LEAD = timedelta(hours=1)
 WAITLIST_PARTY_MAX = 10
 
 
+def capacity_limit(max_attendees: int | None, venue_capacity: int | None) -> int:
+    """The smaller of the event's and the venue's limits, ignoring empty/0; 0 = unlimited.
+
+    `Event.effective_capacity`'s rule on bare numbers, for the claim's locked check,
+    which reads them in one statement instead of loading the event and its venue.
+    """
+    positive = [value for value in (max_attendees, venue_capacity) if value]
+    return min(positive) if positive else 0
+
+
 def default_visibility_settings() -> dict[str, bool]:
     return {"show_capacity": True, "show_attendee_count": True}
 
@@ -128,11 +138,10 @@ class Event(TimeStampedModel):
     @property
     def effective_capacity(self) -> int:
         """Smallest of max_attendees and venue capacity, ignoring empty/0; 0 = unlimited."""
-        limits = [self.max_attendees]
+        venue_capacity = None
         if self.venue_id is not None and self.venue is not None:
-            limits.append(self.venue.capacity or 0)
-        positive = [value for value in limits if value]
-        return min(positive) if positive else 0
+            venue_capacity = self.venue.capacity
+        return capacity_limit(self.max_attendees, venue_capacity)
 
     @property
     def show_capacity(self) -> bool:

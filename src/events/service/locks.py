@@ -10,8 +10,9 @@ import uuid
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, IntegerField, UUIDField
 
+from common.compiled_query import CompiledQuery, CompiledWrite, Param
 from events.models import Event, EventSeries, TicketTier
 
 
@@ -40,6 +41,24 @@ def lock_event(event_id: uuid.UUID) -> Event:
     )
 
 
+_LOCK_EVENT_ROW = CompiledQuery(
+    lambda: Event.objects.filter(pk=Param("event_id", UUIDField())).select_for_update().values("id")
+)
+
+
+def lock_event_row(event_id: uuid.UUID) -> None:
+    """Lock the Event row and load nothing: the claim's lock (ADR 0022).
+
+    A claim reads what it needs after the lock in one statement (`selectors.locked_check`):
+    columns read by the lock statement itself would be as fresh, but its sub-selects
+    would not, and a model instance built from the row costs time under the lock that
+    the claim does not need. Compiled once per process; raises Event.DoesNotExist.
+    """
+    assert transaction.get_connection().in_atomic_block, "lock_event_row needs a transaction"
+    if not _LOCK_EVENT_ROW.rows(event_id=event_id):
+        raise Event.DoesNotExist(f"no event {event_id}")
+
+
 def lock_tiers(event: Event, tier_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, TicketTier]:
     """Lock the given tiers of an already locked event, in primary-key order."""
     wanted = sorted(set(tier_ids))
@@ -55,5 +74,14 @@ def adjust_attendee_count(event: Event, delta: int) -> None:
     """Move `attendee_count` inside the transaction holding the Event lock (domain.md fix)."""
     if delta == 0:
         return
-    Event.objects.filter(pk=event.pk).update(attendee_count=F("attendee_count") + delta)
+    _ADD_ATTENDEES.execute(event_id=event.pk, delta=delta)
     event.attendee_count += delta
+
+
+#: Compiled once: every claim runs it under the Event lock (ADR 0022).
+_ADD_ATTENDEES = CompiledWrite(
+    lambda: (
+        Event.objects.filter(pk=Param("event_id", UUIDField())),
+        {"attendee_count": F("attendee_count") + Param("delta", IntegerField())},
+    )
+)

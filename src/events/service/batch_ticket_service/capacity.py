@@ -14,11 +14,15 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from common import metrics
-from events.eligibility.capacity import assert_capacity_locked, sold_out_refusal
-from events.errors import EligibilityRefused
+from events.eligibility.capacity import (
+    RefusedUnderLock,
+    assert_capacity_locked,
+    sold_out_refusal,
+)
+from events.eligibility.types import EventUserEligibility
 from events.models import Event, TicketTier
-from events.selectors.waitlist import queue_standing
+from events.selectors.locked_check import LockedCheck, refusal_details
+from events.selectors.waitlist import QueueStanding
 
 
 def assert_event_capacity(
@@ -28,7 +32,7 @@ def assert_event_capacity(
     tiers: Iterable[TicketTier] = (),
     *,
     now: datetime | None = None,
-) -> None:
+) -> LockedCheck:
     """Refuse `seats` more tickets for `user_id` unless the locked event has room.
 
     `event` must be locked by the caller (`locks.lock_event`); `tiers` are the locked
@@ -40,13 +44,17 @@ def assert_event_capacity(
        on sale has anything left either, the event is `sold_out` (409, the waitlist is
        the next step). A tier short of the requested count while others still sell is
        the cart's problem (`sold_out` with the tier's `remaining`, checked by the caller).
+
+    A refusal leaves as `RefusedUnderLock` (detailed once the lock is released); returns
+    the locked check.
     """
     now = now or timezone.now()
-    assert_capacity_locked(event, user_id, seats, now=now)
+    check = assert_capacity_locked(event, user_id, seats, now=now)
     requested = list(tiers)
     exhausted = bool(requested) and all(tier.remaining == 0 for tier in requested)
     if exhausted and not _other_tier_available(event, requested, now):
-        raise _sold_out(event, user_id, now)
+        raise _sold_out(event, user_id, check.on_waitlist, now)
+    return check
 
 
 def _other_tier_available(event: Event, requested: list[TicketTier], now: datetime) -> bool:
@@ -55,7 +63,13 @@ def _other_tier_available(event: Event, requested: list[TicketTier], now: dateti
     return any(tier.is_on_sale(now) and tier.remaining != 0 for tier in others)
 
 
-def _sold_out(event: Event, user_id: uuid.UUID, now: datetime) -> EligibilityRefused:
-    refusal = sold_out_refusal(event, queue_standing(event.pk, user_id, now))
-    metrics.refused(refusal.reason_code)
-    return EligibilityRefused(refusal)
+def _sold_out(
+    event: Event, user_id: uuid.UUID, on_waitlist: bool, now: datetime
+) -> RefusedUnderLock:
+    """Decided under the lock; the queue position is read after it (ADR 0022)."""
+
+    def complete() -> EventUserEligibility:
+        position = refusal_details(event.pk, user_id, now).position
+        return sold_out_refusal(event, QueueStanding(on_waitlist, position))
+
+    return RefusedUnderLock(sold_out_refusal(event, QueueStanding(on_waitlist)), complete)

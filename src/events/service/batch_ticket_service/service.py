@@ -26,11 +26,13 @@ from django.utils import timezone
 from accounts.models import User
 from common import metrics
 from common.errors import InvalidInput
+from events.eligibility.capacity import refusals_detailed_after_release
 from events.eligibility.enums import Reasons
 from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
+from events.selectors.locked_check import LockedCheck
 from events.service import event_notifications
 from events.service.batch_ticket_service import capacity, tickets
 from events.service.batch_ticket_service.tickets import (
@@ -123,7 +125,8 @@ class BatchTicketService:
             if not eligibility.allowed:
                 metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
-        return self._write_cart(cart, at_box_office=at_box_office)
+        with refusals_detailed_after_release():
+            return self._write_cart(cart, at_box_office=at_box_office)
 
     @transaction.atomic
     def _write_cart(self, cart: list[CartItem], *, at_box_office: bool) -> list[Ticket]:
@@ -134,24 +137,25 @@ class BatchTicketService:
         if not at_box_office:
             self._assert_on_sale(requested)
         self._assert_user_limits(event, cart, tiers)
-        self.assert_event_capacity(_total(cart), requested)
+        check = self.assert_event_capacity(_total(cart), requested)
         self._assert_tier_quantities(cart, tiers)
         written: list[Ticket] = []
         for item in cart:
             written += self._write_item(event, item, tiers[item.tier_id], at_box_office)
         adjust_attendee_count(event, len(written))
-        self.claim_waitlist_offer_if_any()
+        self.claim_waitlist_offer_if_any(check)
         event_notifications.notify_tickets_created([ticket.pk for ticket in written])
         return written
 
     # -- the waitlist's hooks (seed 000 names them on this class) --------------------------
-    def assert_event_capacity(self, seats: int, tiers: list[TicketTier]) -> None:
-        """The authoritative capacity check, under the Event lock (`capacity.py`)."""
-        capacity.assert_event_capacity(self.event, self.user.pk, seats, tiers, now=self.now)
+    def assert_event_capacity(self, seats: int, tiers: list[TicketTier]) -> LockedCheck:
+        """The authoritative capacity check, under the Event lock (`capacity.py`); returns
+        what it read, which the claim reuses."""
+        return capacity.assert_event_capacity(self.event, self.user.pk, seats, tiers, now=self.now)
 
-    def claim_waitlist_offer_if_any(self) -> bool:
+    def claim_waitlist_offer_if_any(self, check: LockedCheck | None = None) -> bool:
         """Claim the buyer's live offer, once per cart, under the Event lock (`tickets.py`)."""
-        return tickets.claim_waitlist_offer_if_any(self.event, self.user)
+        return tickets.claim_waitlist_offer_if_any(self.event, self.user, check)
 
     # -- checks under the locks ----------------------------------------------------------
     @staticmethod

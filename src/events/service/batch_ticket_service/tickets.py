@@ -13,6 +13,7 @@ from django.db.models import Count, F
 
 from accounts.models import User
 from events.models import Event, Ticket, TicketTier
+from events.selectors.locked_check import LockedCheck
 from events.service import waitlist_service
 
 #: Payment methods whose tickets hold a seat at once and need no confirmation.
@@ -70,11 +71,11 @@ def write_tickets(
     return tickets
 
 
-def claim_waitlist_offer_if_any(event: Event, user: User) -> bool:
+def claim_waitlist_offer_if_any(event: Event, user: User, check: LockedCheck | None = None) -> bool:
     """Claim the buyer's live waitlist offer, once per cart, inside the locked transaction.
 
     Fires on PENDING tickets too (offline payment): they already count toward capacity,
     so an unclaimed offer would make the user hold two seats (seed 000). Also takes the
     user off the queue and nudges the processor when an offer was claimed.
     """
-    return waitlist_service.claim_offer_for_registration(event, user.pk)
+    return waitlist_service.claim_offer_for_registration(event, user.pk, check=check)

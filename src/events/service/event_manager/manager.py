@@ -6,8 +6,10 @@ transaction, and leaves side effects (waitlist processing) for after the commit.
 """
 
 import uuid
+from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 
 from common import metrics
 from events.eligibility import capacity
@@ -16,8 +18,9 @@ from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
-from events.service import event_notifications, waitlist_service
-from events.service.locks import adjust_attendee_count, lock_event
+from events.selectors.locked_check import LockedCheck, locked_check
+from events.service import claim_statements, event_notifications, waitlist_service
+from events.service.locks import adjust_attendee_count, lock_event, lock_event_row
 
 YES = EventRSVP.Status.YES
 
@@ -51,30 +54,38 @@ class EventManager:
             if not eligibility.allowed:
                 metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
-        return self._write_rsvp(answer)
+        with capacity.refusals_detailed_after_release():
+            return self._write_rsvp(answer)
 
     @transaction.atomic
-    def _write_rsvp(self, answer: str) -> EventRSVP:
-        event = lock_event(self.event.pk)
-        self.event = event
-        existing = (
-            EventRSVP.objects.select_for_update(of=("self",))
-            .filter(event=event, user_id=self.user_id)
-            .first()
-        )
-        was_yes = existing is not None and existing.status == YES
-        if answer == YES and not was_yes:
-            self._assert_capacity(event)
-        rsvp = existing or EventRSVP(event=event, user_id=self.user_id)
-        rsvp.status = answer
-        rsvp.save()
-        if answer == YES and not was_yes:
-            adjust_attendee_count(event, +1)
-            self._claim_active_offer(event)
-        elif was_yes and answer != YES:
-            adjust_attendee_count(event, -1)
-            waitlist_service.enqueue_waitlist_processing(event.pk)
-        event_notifications.notify_rsvp_answered(event.pk, self.user_id, answer)  # on commit
+    def _write_rsvp(self, answer: str, guests: int = 0) -> EventRSVP:
+        """The locked part: lock, one read (`locked_check`), arithmetic, compiled writes.
+
+        Everything that can happen before the lock (the gates) or after the commit
+        (notifications, a refusal's details) does; what is left is what the seat
+        arithmetic needs (ADR 0022). Seats are counted, never assumed to be 1: a YES
+        takes `1 + guests`, and only the difference to the current answer is checked.
+        """
+        now = timezone.now()
+        lock_event_row(self.event.pk)
+        check = locked_check(self.event.pk, self.user_id, now)
+        seats = 1 + guests if answer == YES else 0
+        delta = seats - check.rsvp_seats
+        if delta > 0:
+            self._assert_capacity(delta, check, now)
+        if check.rsvp_id is None:
+            rsvp = claim_statements.insert_rsvp(self.event, self.user_id, answer, guests, now)
+        else:
+            rsvp = EventRSVP.objects.select_for_update(of=("self",)).get(pk=check.rsvp_id)
+            rsvp.status, rsvp.guests = answer, guests
+            rsvp.save(update_fields=["status", "guests", "updated_at"])
+        self.event.attendee_count = check.attendee_count
+        adjust_attendee_count(self.event, delta)
+        if answer == YES and check.rsvp_status != YES:
+            self._claim_active_offer(check, now)
+        elif delta < 0:
+            waitlist_service.enqueue_waitlist_processing(self.event.pk)
+        event_notifications.notify_rsvp_answered(self.event.pk, self.user_id, answer)  # on commit
         return rsvp
 
     @transaction.atomic
@@ -88,10 +99,13 @@ class EventManager:
         rsvp.delete()
 
     # -- locked checks and bookkeeping ---------------------------------------------------
-    def _assert_capacity(self, event: Event, seats: int = 1) -> None:
-        """The authoritative check, under the Event lock: same rule and reasons as the gate."""
-        capacity.assert_capacity_locked(event, self.user_id, seats)
+    def _assert_capacity(self, seats: int, check: LockedCheck, now: datetime) -> None:
+        """The authoritative check, under the Event lock: same rule and reasons as the gate
+        (a refusal leaves as `RefusedUnderLock`, detailed after the rollback)."""
+        capacity.assert_capacity_locked(self.event, self.user_id, seats, now=now, check=check)
 
-    def _claim_active_offer(self, event: Event) -> None:
+    def _claim_active_offer(self, check: LockedCheck, now: datetime) -> None:
         """Claim the user's live offer (PENDING → CLAIMED), leave the queue, nudge (seed 000)."""
-        waitlist_service.claim_offer_for_registration(event, self.user_id)
+        waitlist_service.claim_offer_for_registration(
+            self.event, self.user_id, check=check, now=now
+        )

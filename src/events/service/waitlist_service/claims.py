@@ -1,52 +1,68 @@
 """Claiming an offer: the hook every registration path (RSVP YES, checkout, box office) calls.
 
-The caller holds the Event lock and has written the registration; the claim re-reads
-the user's offer under `SELECT ... FOR UPDATE` and claims it only while
-`expires_at > now`, so a sweep racing a claim ends in exactly one of CLAIMED or EXPIRED.
+The caller holds the Event lock and has written the registration. The claim is at most
+two compiled statements (ADR 0022): a conditional UPDATE turns the user's offer CLAIMED
+only while `expires_at > now` (the row lock it takes decides a race with the sweep: the
+offer ends in exactly one of CLAIMED or EXPIRED), and a DELETE removes the queue entry.
+Offer row before queue row, the sweeper's order. Which of the two are needed the
+registration's locked check has already read (`LockedCheck`: the user's PENDING offer
+and queue entry), so a registration without either writes nothing here.
 """
 
 import logging
 import uuid
+from datetime import datetime
 
 from django.utils import timezone
 
-from common import metrics
-from events.models import Event, EventWaitList, WaitlistOffer
+from common import dispatch, metrics
+from events.models import Event
+from events.selectors.locked_check import LockedCheck, locked_check
+from events.service.claim_statements import claim_live_offer, delete_queue_entry
+from events.service.waitlist_service.membership import revoke_offer_of_removed_entry
 from events.service.waitlist_service.queue_samples import record_queue_length
 from events.service.waitlist_service.triggering import enqueue_waitlist_processing
 
 logger = logging.getLogger("encore.waitlist")
 
-Status = WaitlistOffer.WaitlistOfferStatus
 
-
-def claim_offer_for_registration(event: Event, user_id: uuid.UUID) -> bool:
+def claim_offer_for_registration(
+    event: Event,
+    user_id: uuid.UUID,
+    *,
+    check: LockedCheck | None = None,
+    now: datetime | None = None,
+) -> bool:
     """After a successful registration: PENDING → CLAIMED, leave the queue, nudge.
 
-    The caller holds the Event lock and has written the registration. Any successful
-    registration removes the queue entry; only a claimed offer nudges the processor (other
-    offers of the batch may strand seats until they expire).
+    The caller holds the Event lock and has written the registration; `check` is what it
+    read under that lock (read here when not given: new offers and queue entries are
+    only made under the same lock, so it is still true). Any successful registration
+    removes the queue entry; only a claimed offer nudges the processor (other offers of
+    the batch may strand seats until they expire).
     """
-    now = timezone.now()
-    # Lock the user's PENDING offer even past its deadline: offer rows before the queue
-    # row (the sweeper's order), since the entry's post_delete revokes a lapsed one.
-    offer = (
-        WaitlistOffer.objects.select_for_update(of=("self",))
-        .filter(event=event, user_id=user_id, status=Status.PENDING)
-        .first()
-    )
-    if offer is not None and offer.expires_at <= now:
-        offer = None  # lapsed: the delete below revokes it; nothing to claim
-    if offer is not None:
-        offer.status = Status.CLAIMED
-        offer.claimed_at = now
-        offer.save(update_fields=["status", "claimed_at", "updated_at"])
-    if EventWaitList.objects.filter(event=event, user_id=user_id).delete()[0]:
-        record_queue_length(event.pk, now)
-    if offer is not None:
+    now = now or timezone.now()
+    check = check or locked_check(event.pk, user_id, now)
+    claimed = False
+    if check.pending_offer_id is not None:
+        claimed = claim_live_offer(check.pending_offer_id, now)
+    if check.on_waitlist:
+        if check.pending_offer_id is not None and not claimed:
+            # Lapsed and not swept yet: revoked (`entry_deleted`), as the entry's
+            # post_delete would do, before the entry goes (offer rows first).
+            revoke_offer_of_removed_entry(event.pk, user_id)
+        delete_queue_entry(event.pk, user_id)
+        # The statistics' sample costs a count of the queue: after the commit, not
+        # under the lock every racer waits for.
+        event_id = event.pk
+        dispatch.call_after_commit(
+            "waitlist queue sample", lambda: record_queue_length(event_id, now)
+        )
+    if claimed:
         logger.info(
-            "waitlist offer claimed", extra={"event_id": str(event.pk), "offer_id": str(offer.pk)}
+            "waitlist offer claimed",
+            extra={"event_id": str(event.pk), "offer_id": str(check.pending_offer_id)},
         )
         enqueue_waitlist_processing(event.pk)  # defensive nudge
         metrics.count(metrics.OFFERS_CLAIMED)
-    return offer is not None
+    return claimed
