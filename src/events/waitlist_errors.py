@@ -40,3 +40,10 @@ class OffersNotApplicable(Conflict):
     default_detail = (
         "Offers are issued only for open, future events with a capacity and an open waitlist."
     )
+
+
+class PartyTooLarge(EncoreError):
+    """A party over the event's `waitlist_max_party_size` (api.md "Waitlist, second round")."""
+
+    default_code = "party_too_large"
+    default_detail = "This party is larger than the event lets one member queue for."

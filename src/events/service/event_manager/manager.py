@@ -10,12 +10,14 @@ import uuid
 from django.db import transaction
 
 from common import metrics
+from common.errors import InvalidInput
 from events.eligibility import capacity
 from events.eligibility.enums import Reasons
 from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
+from events.models.rsvp import RSVP_GUESTS_MAX
 from events.service import event_notifications, waitlist_service
 from events.service.locks import adjust_attendee_count, lock_event
 
@@ -36,25 +38,35 @@ class EventManager:
         return EligibilityService(self.user, self.event).check_eligibility(seats=seats)
 
     # -- RSVP -----------------------------------------------------------------------
-    def rsvp(self, answer: str, *, by_staff: bool = False) -> EventRSVP:
-        """Answer yes/no/maybe. Only a new YES takes a seat; YES → other frees one.
+    def rsvp(self, answer: str, *, by_staff: bool = False, guests: int | None = None) -> EventRSVP:
+        """Answer yes/no/maybe. A YES takes `1 + guests` seats; YES → other frees them.
 
-        `by_staff` (an organiser answering for the user) skips the eligibility gates but
-        never the locked capacity check: no path oversells.
+        `guests=None` keeps an existing YES's guests (0 for a new one). A later YES
+        with a different `guests` moves the seats by the difference: more
+        guests are capacity-checked for the extra seats only, fewer free the rest. A
+        party's offer is claimed by any YES (fewer seats than it holds release the rest;
+        more need free room for the difference, since the holder's own offer is netted
+        out of the held seats). `by_staff` (an organiser answering for the user) skips
+        the eligibility gates but never the locked capacity check: no path oversells.
         """
         if self.event.requires_ticket:
             raise EligibilityRefused(
                 EventUserEligibility.refuse(self.event.pk, Reasons.REQUIRES_TICKET)
             )
+        if guests is not None and not 0 <= guests <= RSVP_GUESTS_MAX:
+            raise InvalidInput({"guests": [f"Between 0 and {RSVP_GUESTS_MAX}."]})
+        if answer != YES:
+            guests = 0
         if not by_staff:
-            eligibility = self.check_eligibility(seats=1 if answer == YES else 0)
+            seats = 1 + (guests or 0) if answer == YES else 0
+            eligibility = self.check_eligibility(seats=seats)
             if not eligibility.allowed:
                 metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
-        return self._write_rsvp(answer)
+        return self._write_rsvp(answer, guests)
 
     @transaction.atomic
-    def _write_rsvp(self, answer: str) -> EventRSVP:
+    def _write_rsvp(self, answer: str, guests: int | None) -> EventRSVP:
         event = lock_event(self.event.pk)
         self.event = event
         existing = (
@@ -63,27 +75,31 @@ class EventManager:
             .first()
         )
         was_yes = existing is not None and existing.status == YES
-        if answer == YES and not was_yes:
-            self._assert_capacity(event)
+        seats_before = existing.seats if existing is not None else 0
         rsvp = existing or EventRSVP(event=event, user_id=self.user_id)
+        if guests is None:
+            guests = existing.guests if was_yes and existing is not None else 0
         rsvp.status = answer
+        rsvp.guests = guests
+        delta = rsvp.seats - seats_before
+        if delta > 0:
+            self._assert_capacity(event, delta)
         rsvp.save()
+        adjust_attendee_count(event, delta)
         if answer == YES and not was_yes:
-            adjust_attendee_count(event, +1)
             self._claim_active_offer(event)
-        elif was_yes and answer != YES:
-            adjust_attendee_count(event, -1)
+        elif delta < 0:
             waitlist_service.enqueue_waitlist_processing(event.pk)
         event_notifications.notify_rsvp_answered(event.pk, self.user_id, answer)  # on commit
         return rsvp
 
     @transaction.atomic
     def delete_rsvp(self, rsvp_id: uuid.UUID) -> None:
-        """Staff removes an RSVP; a YES frees its seat."""
+        """Staff removes an RSVP; a YES frees its seats (the attendee and their guests)."""
         event = lock_event(self.event.pk)
         rsvp = EventRSVP.objects.select_for_update(of=("self",)).get(pk=rsvp_id, event=event)
-        if rsvp.status == YES:
-            adjust_attendee_count(event, -1)
+        if rsvp.seats:
+            adjust_attendee_count(event, -rsvp.seats)
             waitlist_service.enqueue_waitlist_processing(event.pk)
         rsvp.delete()
 

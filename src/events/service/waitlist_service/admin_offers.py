@@ -1,7 +1,8 @@
 """The organiser's overrides: offer a seat to a chosen member, reactivate, revoke.
 
 Each locks the Event row first, then the offer rows (domain.md lock order), and checks
-capacity itself: attendees + held + 1 must fit, so an override never overcommits. An
+capacity itself: attendees + held seats + the member's party must fit, so an override
+never overcommits (an offer holds the whole party: `WaitlistOffer.seats`). An
 organiser's revoke soft-skips the user until reactivated or re-offered;
 `revoke_pending_offers` is the system's revocation (the waitlist closed, the event
 cancelled), which leaves users eligible in their place.
@@ -53,8 +54,9 @@ def _validated_deadline(event: Event, now: datetime, expires_at: datetime | None
     return expires_at
 
 
-def _assert_room_for_one_more(event: Event, now: datetime) -> None:
-    """Seed 000: attendees + non-cutoff pending + 1 must fit the effective capacity.
+def _assert_room_for_party(event: Event, now: datetime, seats: int) -> None:
+    """Seed 000, in seats: attendees + seats held by live non-cutoff offers + the
+    member's party must fit the effective capacity (a party is offered whole or not).
 
     Only where an offer is of use (`offers_are_useful`, an organiser's: no window
     needed), so also with the queue open (closing it revoked every pending offer) and
@@ -62,8 +64,8 @@ def _assert_room_for_one_more(event: Event, now: datetime) -> None:
     """
     if not offers_are_useful(event, now, by_organiser=True):
         raise OffersNotApplicable()
-    held = waitlist_selectors.held_offers(event.pk, now).count()
-    if event.attendee_count + held + 1 > event.effective_capacity:
+    held = waitlist_selectors.held_seats_of(waitlist_selectors.held_offers(event.pk, now))
+    if event.attendee_count + held + seats > event.effective_capacity:
         raise OfferWouldOvercommit()
 
 
@@ -79,9 +81,14 @@ def create_admin_offer(
     now = timezone.now()
     deadline = _validated_deadline(event, now, expires_at)
     _assert_no_live_offer(event, entry.user_id, now)
-    _assert_room_for_one_more(event, now)
+    _assert_room_for_party(event, now, entry.party_size)
     offer = WaitlistOffer(
-        event=event, user_id=entry.user_id, expires_at=deadline, batch_id=uuid.uuid4()
+        event=event,
+        user_id=entry.user_id,
+        expires_at=deadline,
+        batch_id=uuid.uuid4(),
+        seats=entry.party_size,
+        tier_id=entry.tier_id,
     )
     _save_pending(offer)
     notify_offers_on_commit([offer.pk])
@@ -107,7 +114,7 @@ def reactivate_admin_offer(
     now = timezone.now()
     offer.expires_at = _validated_deadline(event, now, expires_at)
     _assert_no_live_offer(event, offer.user_id, now)
-    _assert_room_for_one_more(event, now)
+    _assert_room_for_party(event, now, offer.seats)
     offer.status = Status.PENDING
     offer.is_cutoff_batch = False
     offer.revoked_reason = ""

@@ -1,15 +1,17 @@
-"""Writing a batch of waitlist offers: one statement that picks the members and inserts.
+"""Writing a batch of waitlist offers, always in one statement.
 
-The members a batch goes to are the head of a query (selectable members in selection
-order, or drawn by lottery), so the database picks them and writes their offers in
-one `INSERT ... SELECT`; the rows never travel to Python and back, and the statement
-is compiled once per process (ADR 0006). Callers hold the Event lock: this module
-neither locks nor decides how many seats are free.
+A regular batch is decided in Python (whose party fits is `batch_planning`), so its
+offers are one multi-row INSERT of the chosen members. The all-hands batch after the
+cutoff goes to every selectable member whatever their party (its offers reserve
+nothing), so the database still picks its members and writes their offers in one
+`INSERT ... SELECT`, compiled once per process (ADR 0006). Callers hold the Event lock:
+this module neither locks nor decides how many seats are free.
 """
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from django.db.models import BooleanField, DateTimeField, F, OrderBy, QuerySet, UUIDField, Value
 
@@ -17,8 +19,7 @@ from common.compiled_query import CompiledInsert, Param
 from common.db_functions import RandomUUID
 from events.models import WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
-
-Draw = Literal["fifo", "lottery", "cutoff"]
+from events.selectors.waitlist_candidates import Candidate
 
 #: Column of the selection → the WaitlistOffer field it fills. notified_at, claimed_at
 #: and declined_at stay NULL; revoked_reason is blank on a new offer; an offer holds the
@@ -63,44 +64,51 @@ def _offers_for(order: list[OrderBy | str]) -> QuerySet[Any, Any]:
     )
 
 
-_BATCHES: dict[Draw, CompiledInsert] = {
-    "fifo": CompiledInsert(
-        WaitlistOffer,
-        lambda: _offers_for(waitlist_selectors.selection_order()),
-        into=_OFFER_COLUMNS,
-        limit=True,
-    ),
-    "lottery": CompiledInsert(
-        WaitlistOffer,
-        lambda: _offers_for(waitlist_selectors.lottery_order()),
-        into=_OFFER_COLUMNS,
-        limit=True,
-    ),
-    # The all-hands batch after the cutoff: every selectable member.
-    "cutoff": CompiledInsert(
-        WaitlistOffer,
-        lambda: _offers_for(waitlist_selectors.selection_order()),
-        into=_OFFER_COLUMNS,
-    ),
-}
+#: The all-hands batch after the cutoff: every selectable member, whatever their party
+#: (a cutoff offer holds nothing; its `seats` still says how many the member may claim).
+_CUTOFF_BATCH = CompiledInsert(
+    WaitlistOffer,
+    lambda: _offers_for(waitlist_selectors.selection_order()),
+    into=_OFFER_COLUMNS,
+)
 
 
-def insert_offer_batch(
+def insert_cutoff_batch(
+    event_id: uuid.UUID, *, batch_id: uuid.UUID, expires_at: datetime, now: datetime
+) -> list[uuid.UUID]:
+    """Offer every selectable member in one INSERT ... SELECT; returns the new offers' ids."""
+    return _CUTOFF_BATCH.execute(
+        event_id=event_id, now=now, expires_at=expires_at, batch_id=batch_id, is_cutoff_batch=True
+    )
+
+
+def insert_offers(
     event_id: uuid.UUID,
-    draw: Draw,
+    chosen: Sequence[tuple[Candidate, uuid.UUID | None]],
     *,
-    size: int | None,
     batch_id: uuid.UUID,
     expires_at: datetime,
     now: datetime,
 ) -> list[uuid.UUID]:
-    """Offer `size` members (all of them for the cutoff draw, which takes no limit);
-    returns the new offers' ids."""
-    return _BATCHES[draw].execute(
-        event_id=event_id,
-        now=now,
-        expires_at=expires_at,
-        batch_id=batch_id,
-        is_cutoff_batch=draw == "cutoff",
-        limit=size,
-    )
+    """One PENDING offer per (candidate, tier whose seats it holds), in one INSERT.
+
+    Each offer holds the candidate's whole party. Returns the new offers' ids.
+    """
+    offers = [
+        WaitlistOffer(
+            id=uuid.uuid4(),
+            event_id=event_id,
+            user_id=candidate.user_id,
+            status=WaitlistOffer.WaitlistOfferStatus.PENDING,
+            expires_at=expires_at,
+            batch_id=batch_id,
+            is_cutoff_batch=False,
+            seats=candidate.party_size,
+            tier_id=tier_id,
+            created_at=now,
+            updated_at=now,
+        )
+        for candidate, tier_id in chosen
+    ]
+    WaitlistOffer.objects.bulk_create(offers)
+    return [offer.pk for offer in offers]
