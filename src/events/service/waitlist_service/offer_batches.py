@@ -16,8 +16,8 @@ from typing import Any
 from django.db.models import BooleanField, DateTimeField, F, OrderBy, QuerySet, UUIDField, Value
 
 from common.compiled_query import CompiledInsert, Param
-from common.db_functions import RandomUUID
-from events.models import WaitlistOffer
+from common.db_functions import AmongIds, RandomUUID
+from events.models import EventWaitList, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.waitlist_candidates import Candidate
 
@@ -40,28 +40,42 @@ _OFFER_COLUMNS = {
 }
 
 
+def _offer_values(entries: QuerySet[EventWaitList]) -> QuerySet[Any, Any]:
+    """One new PENDING offer per queue entry of `entries`, for the member's party and tier."""
+    now = waitlist_selectors.now_param()
+    return entries.values(
+        offer_id=RandomUUID(),
+        offer_event=F("event_id"),
+        offer_user=F("user_id"),
+        offer_status=Value(WaitlistOffer.WaitlistOfferStatus.PENDING.value),
+        offer_expires_at=Param("expires_at", DateTimeField()),
+        offer_batch=Param("batch_id", UUIDField()),
+        offer_cutoff=Param("is_cutoff_batch", BooleanField()),
+        offer_seats=F("party_size"),
+        offer_tier=F("tier_id"),
+        offer_revoked_reason=Value(""),
+        offer_created_at=now,
+        offer_updated_at=now,
+    )
+
+
 def _offers_for(order: list[OrderBy | str]) -> QuerySet[Any, Any]:
     """One new PENDING offer per selectable member of the event, in `order`."""
     event_id = waitlist_selectors.event_id_param()
-    now = waitlist_selectors.now_param()
-    return (
-        waitlist_selectors.selectable_entries(event_id)
-        .order_by(*order)
-        .values(
-            offer_id=RandomUUID(),
-            offer_event=event_id,
-            offer_user=F("user_id"),
-            offer_status=Value(WaitlistOffer.WaitlistOfferStatus.PENDING.value),
-            offer_expires_at=Param("expires_at", DateTimeField()),
-            offer_batch=Param("batch_id", UUIDField()),
-            offer_cutoff=Param("is_cutoff_batch", BooleanField()),
-            offer_seats=F("party_size"),
-            offer_tier=F("tier_id"),
-            offer_revoked_reason=Value(""),
-            offer_created_at=now,
-            offer_updated_at=now,
-        )
+    return _offer_values(waitlist_selectors.selectable_entries(event_id).order_by(*order))
+
+
+def _offers_for_chosen() -> QuerySet[Any, Any]:
+    """One new PENDING offer per entry whose id is bound to `entry_ids` (the pass chose them)."""
+    entries = EventWaitList.objects.filter(event_id=waitlist_selectors.event_id_param()).filter(
+        AmongIds("id", "entry_ids")
     )
+    return _offer_values(entries.order_by())
+
+
+#: Offers that take their entry's tier (every offer of an RSVP event, a tier's own queue):
+#: the database writes them from the chosen entries, so no row travels through Python.
+_CHOSEN = CompiledInsert(WaitlistOffer, _offers_for_chosen, into=_OFFER_COLUMNS)
 
 
 #: The all-hands batch after the cutoff: every selectable member, whatever their party
@@ -92,8 +106,20 @@ def insert_offers(
 ) -> list[uuid.UUID]:
     """One PENDING offer per (candidate, tier whose seats it holds), in one INSERT.
 
-    Each offer holds the candidate's whole party. Returns the new offers' ids.
+    Each offer holds the candidate's whole party. When every offer is for its entry's own
+    tier (always on RSVP events) the compiled `INSERT ... SELECT` over the chosen entries
+    writes them (quality.md a1); a whole-event member served from a tier's seats needs
+    that tier written in, so such a batch is built in Python. Returns the new offers' ids.
     """
+    if all(candidate.tier_id == tier_id for candidate, tier_id in chosen):
+        return _CHOSEN.execute(
+            event_id=event_id,
+            entry_ids=[candidate.entry_id for candidate, _ in chosen],
+            now=now,
+            expires_at=expires_at,
+            batch_id=batch_id,
+            is_cutoff_batch=False,
+        )
     offers = [
         WaitlistOffer(
             id=uuid.uuid4(),
