@@ -210,3 +210,20 @@ class TestClaimingAndHolds:
 
         [row] = rows.json()["results"]
         assert (row["tier_id"], row["seats"], row["declined_at"]) == (str(vip.pk), 2, None)
+
+
+class TestOrganiserOffersForATier:
+    def test_an_override_for_a_tier_member_needs_room_in_that_tier(self, api):
+        event, vip, _standard = two_tier_event()  # VIP sold out, the event has room
+        member = queue_for(event, vip)
+        entry = EventWaitList.objects.get(event=event, user=member)
+        url = f"/event-admin/{event.pk}/waitlist-offers"
+        body = {"waitlist_entry_id": str(entry.pk)}
+
+        refused = api(event.organization.owner).post(url, body)
+        assert refused.status_code == 409 and refused.json()["code"] == "capacity"
+
+        free_vip_seats(vip, 1)
+        made = api(event.organization.owner).post(url, body)
+        assert made.status_code == 201, made.json()
+        assert made.json()["tier_id"] == str(vip.pk)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from common import metrics
 from common.errors import InvalidInput, NotFound
-from events.models import Event, EventWaitList, WaitlistOffer
+from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
 from events.service.waitlist_service.triggering import (
@@ -54,7 +54,9 @@ def _validated_deadline(event: Event, now: datetime, expires_at: datetime | None
     return expires_at
 
 
-def _assert_room_for_party(event: Event, now: datetime, seats: int) -> None:
+def _assert_room_for_party(
+    event: Event, now: datetime, seats: int, tier_id: uuid.UUID | None = None
+) -> None:
     """Seed 000, in seats: attendees + seats held by live non-cutoff offers + the
     member's party must fit the effective capacity (a party is offered whole or not).
 
@@ -66,6 +68,19 @@ def _assert_room_for_party(event: Event, now: datetime, seats: int) -> None:
         raise OffersNotApplicable()
     held = waitlist_selectors.held_seats_of(waitlist_selectors.held_offers(event.pk, now))
     if event.attendee_count + held + seats > event.effective_capacity:
+        raise OfferWouldOvercommit()
+    if tier_id is not None:
+        _assert_room_in_tier(event, tier_id, seats, now)
+
+
+def _assert_room_in_tier(event: Event, tier_id: uuid.UUID, seats: int, now: datetime) -> None:
+    """A per-tier offer reserves its tier: the tier's remaining quantity, less what other
+    offers hold for it, must take the party too (issue 12 item 6)."""
+    tier = TicketTier.objects.filter(pk=tier_id, event=event).first()
+    if tier is None or tier.remaining is None:
+        return
+    held = waitlist_selectors.held_seats_for_tier(event.pk, tier_id)
+    if tier.remaining - held < seats:
         raise OfferWouldOvercommit()
 
 
@@ -81,7 +96,7 @@ def create_admin_offer(
     now = timezone.now()
     deadline = _validated_deadline(event, now, expires_at)
     _assert_no_live_offer(event, entry.user_id, now)
-    _assert_room_for_party(event, now, entry.party_size)
+    _assert_room_for_party(event, now, entry.party_size, entry.tier_id)
     offer = WaitlistOffer(
         event=event,
         user_id=entry.user_id,
@@ -114,7 +129,7 @@ def reactivate_admin_offer(
     now = timezone.now()
     offer.expires_at = _validated_deadline(event, now, expires_at)
     _assert_no_live_offer(event, offer.user_id, now)
-    _assert_room_for_party(event, now, offer.seats)
+    _assert_room_for_party(event, now, offer.seats, offer.tier_id)
     offer.status = Status.PENDING
     offer.is_cutoff_batch = False
     offer.revoked_reason = ""
