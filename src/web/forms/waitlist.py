@@ -48,8 +48,8 @@ class WaitlistSettingsForm(forms.Form):
     waitlist_party_policy = forms.ChoiceField(
         label=_("Party policy"),
         choices=[
-            ("strict", _("Strict: the queue waits until the first party fits")),
-            ("fill", _("Fill: smaller parties behind may take seats the first cannot use")),
+            ("strict", _("Strict: wait until the first party fits")),
+            ("fill", _("Fill: smaller parties may go first")),
         ],
         initial="strict",
         required=False,
