@@ -52,3 +52,10 @@ class NoLiveOffer(EncoreError):
     status_code = 404
     default_code = "no_live_offer"
     default_detail = "You hold no live offer for this event."
+
+
+class PartyTooLarge(EncoreError):
+    """A party over the event's `waitlist_max_party_size` (api.md "Waitlist, second round")."""
+
+    default_code = "party_too_large"
+    default_detail = "This party is larger than the event lets one member queue for."

@@ -78,15 +78,18 @@ class SeatState:
 
 
 def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -> int:
-    """Live, non-cutoff waitlist offers of other users for this event (one COUNT).
+    """Seats held by live, non-cutoff waitlist offers of other users (one SUM).
 
-    The caller's own offer is a seat reserved *for* them, so it is netted out; a cutoff
-    offer never reserves, so nobody's cutoff offer counts (seed 000, domain.md fix).
+    An offer holds its party's seats (`WaitlistOffer.seats`), so this sums seats, not
+    offers. The caller's own offer is reserved *for* them, so it is netted out: a party
+    claiming with more seats than its offer holds needs free room for the difference
+    only, and with fewer frees the rest. A cutoff offer never reserves, so nobody's
+    cutoff offer counts (seed 000, domain.md fix).
     """
     held = waitlist_selectors.held_offers(event_id, timezone.now())
     if excluding_user_id is not None:
         held = held.exclude(user_id=excluding_user_id)
-    return held.count()
+    return waitlist_selectors.held_seats_of(held)
 
 
 # -- the refusal (shared by the gate and the locked check) ------------------------------

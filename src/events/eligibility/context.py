@@ -59,6 +59,9 @@ class OfferState:
     own_offer_id: uuid.UUID | None = None
     own_offer_expires_at: datetime | None = None
     own_offer_is_cutoff: bool = False
+    #: The seats it holds (the party) and the tier it is for.
+    own_offer_seats: int = 1
+    own_offer_tier_id: uuid.UUID | None = None
 
 
 @dataclass(frozen=True)
@@ -103,13 +106,7 @@ def _offer_annotations(now: Expression, user_id: Expression | None) -> dict[str,
     if user_id is not None:
         held = held.exclude(user_id=user_id)
     annotations: dict[str, Any] = {
-        "ctx_held": Coalesce(
-            Subquery(
-                held.order_by().values("event_id").annotate(n=Count("pk")).values("n"),
-                output_field=IntegerField(),
-            ),
-            Value(0),
-        ),
+        "ctx_held": waitlist_selectors.seat_sum(held),
         "ctx_next_batch_at": Subquery(held.order_by("expires_at").values("expires_at")[:1]),
     }
     if user_id is not None:
@@ -117,6 +114,8 @@ def _offer_annotations(now: Expression, user_id: Expression | None) -> dict[str,
         annotations["ctx_own_offer"] = Subquery(own.values("pk")[:1])
         annotations["ctx_own_offer_expires"] = Subquery(own.values("expires_at")[:1])
         annotations["ctx_own_offer_cutoff"] = Subquery(own.values("is_cutoff_batch")[:1])
+        annotations["ctx_own_offer_seats"] = Subquery(own.values("seats")[:1])
+        annotations["ctx_own_offer_tier"] = Subquery(own.values("tier_id")[:1])
     return annotations
 
 
@@ -177,6 +176,8 @@ def _offer_state(row: dict[str, Any]) -> OfferState:
         own_offer_id=row.get("ctx_own_offer"),
         own_offer_expires_at=row.get("ctx_own_offer_expires"),
         own_offer_is_cutoff=bool(row.get("ctx_own_offer_cutoff")),
+        own_offer_seats=int(row.get("ctx_own_offer_seats") or 1),
+        own_offer_tier_id=row.get("ctx_own_offer_tier"),
     )
 
 

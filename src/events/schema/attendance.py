@@ -4,8 +4,10 @@ import uuid
 from datetime import datetime
 
 from ninja import Field, Schema
+from pydantic import ConfigDict, StrictInt
 
 from common.api import ErrorSchema
+from events.models.rsvp import RSVP_GUESTS_MAX
 
 
 class EligibilitySchema(Schema):
@@ -33,6 +35,7 @@ class RSVPStatusSchema(Schema):
 
 class RSVPSchema(RSVPStatusSchema):
     event_id: uuid.UUID
+    guests: int = Field(0, description="People the attendee brings; a YES takes 1 + guests seats.")
 
 
 class MyStatusTicketSchema(Schema):
@@ -82,6 +85,9 @@ class MyOfferSchema(Schema):
     status: str
     expires_at: datetime
     is_cutoff_batch: bool
+    seats: int = Field(1, description="Seats held: the caller's party.")
+    tier_id: uuid.UUID | None = Field(None, description="The ticket tier it holds; null = any.")
+    declined_at: datetime | None = None
 
 
 class MyStatusSchema(Schema):
@@ -98,3 +104,33 @@ class WaitlistEntrySchema(Schema):
     event_id: uuid.UUID
     position: int | None
     joined_at: datetime
+    party_size: int = 1
+    tier_id: uuid.UUID | None = None
+
+
+class WaitlistJoinBodySchema(Schema):
+    """Both optional: an empty body (or none) queues a party of one for the whole event."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    party_size: StrictInt = Field(
+        default=1,
+        ge=1,
+        description="Seats to queue for, up to the event's waitlist_max_party_size "
+        "(over it: 400 party_too_large).",
+    )
+    tier_id: uuid.UUID | None = Field(
+        default=None,
+        description="Queue for one ticket tier of this event (ticketed events only; "
+        "an RSVP event: 400 invalid; another event's tier: 404).",
+    )
+
+
+class RSVPBodySchema(Schema):
+    """`guests` only counts for a YES: it then takes 1 + guests seats."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    guests: StrictInt = Field(
+        default=0, ge=0, le=RSVP_GUESTS_MAX, description="People the attendee brings (0..9)."
+    )

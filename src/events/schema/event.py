@@ -129,6 +129,8 @@ class EventDetail(EventListItem):
     waitlist_batch_size: int
     waitlist_cutoff_date: datetime | None
     waitlist_lottery_mode: bool
+    waitlist_max_party_size: int
+    waitlist_party_policy: str
     created_at: datetime
     updated_at: datetime
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, ConfigDict, StrictBool
+from pydantic import AfterValidator, ConfigDict, StrictBool, StrictInt
 
 from accounts.schema.user import UserRefSchema
 from common.http.fields import Instant
@@ -68,6 +68,8 @@ class _EventFieldsSchema(Schema):
     waitlist_batch_size: Count | None = None
     waitlist_cutoff_date: EventTime | None = None
     waitlist_lottery_mode: StrictBool | None = None
+    waitlist_max_party_size: StrictInt | None = None
+    waitlist_party_policy: Event.PartyPolicy | None = None
 
 
 class EventCreateSchema(_EventFieldsSchema):
@@ -121,6 +123,7 @@ class AdminRSVPSchema(Schema):
     event_id: uuid.UUID
     user: UserRefSchema
     status: str
+    guests: int = Field(0, description="People the attendee brings; a YES takes 1 + guests seats.")
     checked_in_at: datetime | None
     created_at: datetime
     updated_at: datetime

@@ -1,7 +1,7 @@
 """Bodies of the advanced waitlist's admin routes: its settings and its offers (seed 000).
 
 `WaitlistSettingsSchema` is the single source of truth for the configuration form: the
-five Event fields with their defaults (seed-tables.md "Defaults"), durations as ISO 8601
+seven Event fields with their defaults (seed-tables.md "Defaults"), durations as ISO 8601
 (`PT2H`). It is both the GET answer and the PATCH body; on PATCH only the fields sent
 change (`model_dump(exclude_unset=True)`). The schema checks shapes and types (a
 violation is a 422); the values are checked by `Event.clean()` (window 1 h..7 d, a
@@ -11,12 +11,13 @@ and the event PATCH refuse the same things.
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Field, Schema
 from pydantic import ConfigDict, StrictBool
 
 from common.http.fields import Instant
+from events.models.event import WAITLIST_PARTY_MAX
 from events.schema.durations import IsoDuration
 from events.schema.event_admin import Count, EventTime, UserRefSchema
 
@@ -44,6 +45,15 @@ class WaitlistSettingsSchema(Schema):
     waitlist_lottery_mode: StrictBool = Field(
         default=False, description="Draw each batch at random instead of taking the queue's head."
     )
+    waitlist_max_party_size: int = Field(
+        default=1,
+        description=f"Largest party one member may queue for, 1..{WAITLIST_PARTY_MAX} seats.",
+    )
+    waitlist_party_policy: Literal["strict", "fill"] = Field(
+        default="strict",
+        description="strict: the queue waits until the head's party fits; fill: smaller "
+        "parties behind take seats the head's party cannot use (the head keeps its place).",
+    )
 
     def service_data(self) -> dict[str, Any]:
         """The fields sent (PATCH): an explicit null clears the window or the cutoff."""
@@ -62,6 +72,13 @@ class OfferSchema(Schema):
     notified_at: datetime | None
     batch_id: uuid.UUID
     is_cutoff_batch: bool
+    seats: int = Field(description="Seats the offer holds: the member's party.")
+    tier_id: uuid.UUID | None = Field(
+        description="The ticket tier whose seats it holds; null = any (or an RSVP event)."
+    )
+    declined_at: datetime | None = Field(
+        description="When the holder declined it (then EXPIRED; they stayed queued)."
+    )
     created_at: datetime
     revoked_reason: str = Field(
         "",

@@ -12,18 +12,14 @@ from datetime import datetime
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import (
     BooleanField,
-    Count,
     Exists,
     Expression,
     ExpressionWrapper,
-    IntegerField,
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Value,
 )
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from common.errors import NotFound, first_or_not_found
@@ -43,12 +39,11 @@ def held_seats_expression(now: datetime | None = None) -> Expression:
 
     Same meaning as `capacity.held_offer_count(event_id, None)`: live, non-cutoff offers
     (`waitlist_selectors.held_offers`), so an offer past `expires_at` that the sweeper has
-    not reached yet holds nothing. A correlated COUNT inside the page query: no query
+    not reached yet holds nothing. A correlated SUM of their seats inside the page query: no query
     per row.
     """
     held = waitlist_selectors.held_offers(OuterRef("pk"), now or timezone.now())  # type: ignore[arg-type]
-    counted = held.order_by().values("event_id").annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+    return waitlist_selectors.seat_sum(held)
 
 
 def seats_held(event: Event) -> int:

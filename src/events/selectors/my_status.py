@@ -54,6 +54,9 @@ class OfferState:
     status: str
     expires_at: datetime
     is_cutoff_batch: bool
+    seats: int = 1
+    tier_id: uuid.UUID | None = None
+    declined_at: datetime | None = None  # a live offer was never declined
 
 
 @dataclass(frozen=True)
@@ -125,4 +128,6 @@ def _own_offer(ctx: EligibilityContext) -> OfferState | None:
         status=WaitlistOffer.WaitlistOfferStatus.PENDING.value,
         expires_at=offers.own_offer_expires_at,
         is_cutoff_batch=offers.own_offer_is_cutoff,
+        seats=offers.own_offer_seats,
+        tier_id=offers.own_offer_tier_id,
     )

@@ -25,12 +25,14 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    Sum,
     UUIDField,
     Value,
     When,
 )
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact, GreaterThan
+from django.utils import timezone
 
 from common.compiled_query import CompiledQuery, Param
 from events.models import EventWaitList, WaitlistOffer
@@ -102,22 +104,62 @@ def _soft_skipping() -> Q:
     )
 
 
-_HELD_SEATS = CompiledQuery(
+def seat_sum(offers: QuerySet[WaitlistOffer]) -> Coalesce:
+    """The seats `offers` hold, as a scalar subquery (0 when none): an offer holds its
+    party (`seats`), so every capacity figure sums seats and never counts rows."""
+    summed = offers.order_by().values("event_id").annotate(n=Sum("seats")).values("n")
+    return Coalesce(Subquery(summed, output_field=IntegerField()), Value(0))
+
+
+def held_seats_of(offers: QuerySet[WaitlistOffer]) -> int:
+    """The seats `offers` hold, read now (one aggregate)."""
+    return int(offers.aggregate(n=Coalesce(Sum("seats"), Value(0)))["n"])
+
+
+_HELD_SEATS_BY_TIER = CompiledQuery(
     lambda: (
         held_offers(event_id_param(), now_param())
         .order_by()
-        .values("event_id")
-        .annotate(n=Count("pk"))
-        .values("n")
+        .values("tier_id")
+        .annotate(n=Sum("seats"))
+        .values("tier_id", "n")
     )
 )
 
 
+def held_seats_by_tier(event_id: uuid.UUID, now: datetime) -> dict[uuid.UUID | None, int]:
+    """Seats held by live non-cutoff offers, per tier offered (None: any tier), by a
+    statement compiled once (every processing pass asks, under the Event lock: a1)."""
+    rows = _HELD_SEATS_BY_TIER.rows(event_id=event_id, now=now)
+    return {row["tier_id"]: int(row["n"]) for row in rows}
+
+
+def held_seats_per_tier(
+    event_id: uuid.UUID,
+    tier_ids: list[uuid.UUID],
+    *,
+    exclude_user: uuid.UUID | None = None,
+    now: datetime | None = None,
+) -> dict[uuid.UUID, int]:
+    """Seats live offers hold for each of these tiers (a per-tier offer reserves its
+    tier's quantity), the caller's own offer left out: it is held *for* them."""
+    held = held_offers(event_id, now or timezone.now()).filter(tier_id__in=tier_ids)
+    if exclude_user is not None:
+        held = held.exclude(user_id=exclude_user)
+    rows = held.order_by().values("tier_id").annotate(n=Sum("seats")).values_list("tier_id", "n")
+    return {tier_id: int(n) for tier_id, n in rows}
+
+
+def held_seats_for_tier(
+    event_id: uuid.UUID, tier_id: uuid.UUID, *, exclude_user: uuid.UUID | None = None
+) -> int:
+    """Seats live offers of others hold for one tier."""
+    return held_seats_per_tier(event_id, [tier_id], exclude_user=exclude_user).get(tier_id, 0)
+
+
 def held_seat_count(event_id: uuid.UUID, now: datetime) -> int:
-    """Seats held by live non-cutoff offers, by a statement compiled once (every
-    processing pass asks, under the Event lock: quality.md a1)."""
-    rows = _HELD_SEATS.rows(event_id=event_id, now=now)
-    return int(rows[0]["n"]) if rows else 0
+    """Seats held by live non-cutoff offers of the event, all tiers together."""
+    return sum(held_seats_by_tier(event_id, now).values())
 
 
 def lottery_order() -> list[OrderBy | str]:
@@ -192,6 +234,17 @@ def queue_standing(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> Qu
 def queue_position(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> int | None:
     """1-based position in the event's queue; None when not queued or holding a live offer."""
     return queue_standing(event_id, user_id, now).position
+
+
+def own_live_offer_seats(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> int | None:
+    """Seats the user's live offer holds (their party), None without one: the claim of
+    a party registers that many unless told otherwise."""
+    return (
+        live_offers(now)
+        .filter(event_id=event_id, user_id=user_id)
+        .values_list("seats", flat=True)
+        .first()
+    )
 
 
 def next_batch_at(event_id: uuid.UUID, now: datetime) -> datetime | None:

@@ -43,6 +43,8 @@ EDITABLE_FIELDS = frozenset(
         "waitlist_batch_size",
         "waitlist_cutoff_date",
         "waitlist_lottery_mode",
+        "waitlist_max_party_size",
+        "waitlist_party_policy",
     }
 )
 #: Values `Event.apply_defaults` derives when they are not sent.

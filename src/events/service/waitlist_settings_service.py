@@ -24,17 +24,26 @@ from events.service.locks import lock_event
 
 logger = logging.getLogger("encore.waitlist")
 
-#: The five Event fields that configure the active waitlist (seed-tables.md), the fields
-#: of `WaitlistSettingsSchema`.
+#: The Event fields that configure the active waitlist (seed-tables.md, and the party
+#: settings of issue 12), the fields of `WaitlistSettingsSchema`.
 WAITLIST_SETTINGS_FIELDS = (
     "waitlist_open",
     "waitlist_time_window",
     "waitlist_batch_size",
     "waitlist_cutoff_date",
     "waitlist_lottery_mode",
+    "waitlist_max_party_size",
+    "waitlist_party_policy",
 )
-#: Settings whose change may let a batch go out at once (the queue reopening aside).
-BATCH_SETTINGS = ("waitlist_time_window", "waitlist_batch_size", "waitlist_cutoff_date")
+#: Settings whose change may let a batch go out at once (the queue reopening aside):
+#: `fill` lets smaller parties take seats a `strict` queue left waiting for its head.
+#: The largest party only bounds who may join, so it never does.
+BATCH_SETTINGS = (
+    "waitlist_time_window",
+    "waitlist_batch_size",
+    "waitlist_cutoff_date",
+    "waitlist_party_policy",
+)
 
 
 def update_waitlist_settings(event_id: uuid.UUID, data: Mapping[str, Any]) -> Event:

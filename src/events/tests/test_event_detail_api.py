@@ -46,6 +46,8 @@ ALL_FIELDS = {
     "waitlist_batch_size",
     "waitlist_cutoff_date",
     "waitlist_lottery_mode",
+    "waitlist_max_party_size",
+    "waitlist_party_policy",
     "event_series_id",
     "occurrence_index",
     "is_modified",

@@ -27,7 +27,7 @@ class TestAnswering:
         response = answer(api, user, event, "yes")
 
         assert response.status_code == 200
-        assert response.json() == {"status": "yes", "event_id": str(event.pk)}
+        assert response.json() == {"status": "yes", "event_id": str(event.pk), "guests": 0}
         assert EventRSVP.objects.get(event=event, user=user).status == "yes"
         assert attendee_count(event) == 1
 

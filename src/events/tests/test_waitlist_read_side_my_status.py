@@ -45,6 +45,9 @@ class TestMyStatusWithOffers:
             "status": "pending",
             "expires_at": body["offer"]["expires_at"],
             "is_cutoff_batch": False,
+            "seats": 1,
+            "tier_id": None,
+            "declined_at": None,
         }
         assert instant(body["offer"]["expires_at"]) == mine.expires_at
         eligibility = body["eligibility"]

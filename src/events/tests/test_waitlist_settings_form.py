@@ -22,7 +22,7 @@ def _settings(event: Event) -> dict[str, Any]:
 
 
 # -- the form ----------------------------------------------------------------------------------
-def test_the_schema_is_the_five_fields_of_seed_tables() -> None:
+def test_the_schema_is_the_fields_of_seed_tables_and_the_party_settings() -> None:
     assert tuple(WaitlistSettingsSchema.model_fields) == WAITLIST_SETTINGS_FIELDS
     defaults = WaitlistSettingsSchema().model_dump()
     assert defaults == {
@@ -31,6 +31,8 @@ def test_the_schema_is_the_five_fields_of_seed_tables() -> None:
         "waitlist_batch_size": 0,
         "waitlist_cutoff_date": None,
         "waitlist_lottery_mode": False,
+        "waitlist_max_party_size": 1,
+        "waitlist_party_policy": "strict",
     }
 
 
@@ -89,6 +91,8 @@ class TestUpdate:
             "waitlist_batch_size": 5,
             "waitlist_cutoff_date": cutoff,
             "waitlist_lottery_mode": True,
+            "waitlist_max_party_size": 1,
+            "waitlist_party_policy": "strict",
         }
 
     def test_null_clears_the_window_and_the_cutoff_back_to_legacy_mode(self, api) -> None:

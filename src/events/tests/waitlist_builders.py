@@ -42,6 +42,9 @@ OFFER_FIELDS = frozenset(
         "is_cutoff_batch",
         "created_at",
         "revoked_reason",
+        "seats",
+        "tier_id",
+        "declined_at",
     }
 )
 

@@ -14,6 +14,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from events.models.event import WAITLIST_PARTY_MAX
+
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 
 
@@ -35,6 +37,23 @@ class WaitlistSettingsForm(forms.Form):
         help_text=_("People offered a seat per round; 0 = everyone up to the free seats."),
     )
     waitlist_lottery_mode = forms.BooleanField(label=_("Lottery"), required=False)
+    waitlist_max_party_size = forms.IntegerField(
+        label=_("Largest party"),
+        required=False,
+        min_value=1,
+        max_value=WAITLIST_PARTY_MAX,
+        initial=1,
+        help_text=_("Seats one person may queue for, themselves included (1 to 10)."),
+    )
+    waitlist_party_policy = forms.ChoiceField(
+        label=_("Party policy"),
+        choices=[
+            ("strict", _("Strict: wait until the first party fits")),
+            ("fill", _("Fill: smaller parties may go first")),
+        ],
+        initial="strict",
+        required=False,
+    )
     waitlist_cutoff_date = forms.DateTimeField(
         label=_("Cutoff"),
         required=False,
@@ -50,7 +69,7 @@ class WaitlistSettingsForm(forms.Form):
 
     @classmethod
     def for_settings(cls, settings: Any, zone: str) -> "WaitlistSettingsForm":
-        """The form showing the saved settings (an Event, or anything with its five fields)."""
+        """The form showing the saved settings (an Event, or anything with its fields)."""
         window = settings.waitlist_time_window
         cutoff = settings.waitlist_cutoff_date
         initial = {
@@ -58,6 +77,8 @@ class WaitlistSettingsForm(forms.Form):
             "waitlist_time_window": None if window is None else _hours(window),
             "waitlist_batch_size": settings.waitlist_batch_size,
             "waitlist_lottery_mode": settings.waitlist_lottery_mode,
+            "waitlist_max_party_size": settings.waitlist_max_party_size,
+            "waitlist_party_policy": settings.waitlist_party_policy,
             "waitlist_cutoff_date": None
             if cutoff is None
             else cutoff.astimezone(zoneinfo.ZoneInfo(zone)).replace(tzinfo=None),
@@ -72,7 +93,7 @@ class WaitlistSettingsForm(forms.Form):
         return value.replace(tzinfo=None).replace(tzinfo=self.zone)
 
     def api_data(self) -> dict[str, Any]:
-        """The cleaned values as the API's settings body (all five fields)."""
+        """The cleaned values as the API's settings body (every field)."""
         data = self.cleaned_data
         hours = data["waitlist_time_window"]
         return {
@@ -81,6 +102,12 @@ class WaitlistSettingsForm(forms.Form):
             "waitlist_batch_size": data["waitlist_batch_size"],
             "waitlist_lottery_mode": data["waitlist_lottery_mode"],
             "waitlist_cutoff_date": data["waitlist_cutoff_date"],
+            # Left out when not sent (a form of before the party settings): unchanged.
+            **{
+                name: data[name]
+                for name in ("waitlist_max_party_size", "waitlist_party_policy")
+                if data.get(name) not in (None, "")
+            },
         }
 
     def add_api_errors(self, errors: dict[str, list[str]]) -> None:

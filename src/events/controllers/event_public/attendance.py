@@ -17,8 +17,10 @@ from events.models import EventRSVP
 from events.schema.attendance import (
     EligibilityErrorSchema,
     MyStatusSchema,
+    RSVPBodySchema,
     RSVPSchema,
     WaitlistEntrySchema,
+    WaitlistJoinBodySchema,
 )
 from events.selectors.event import get_participation_event
 from events.selectors.my_status import MyEventStatus, my_event_status
@@ -47,9 +49,14 @@ class AttendanceController(CallerController):
         },
     )
     @throttle(WriteThrottle)
-    def rsvp(self, event_id: uuid.UUID, answer: RSVPAnswer) -> EventRSVP:
+    def rsvp(
+        self, event_id: uuid.UUID, answer: RSVPAnswer, payload: RSVPBodySchema | None = None
+    ) -> EventRSVP:
         user = self._caller()
-        return EventManager(user, get_participation_event(user, event_id)).rsvp(answer)
+        sent = payload is not None and "guests" in payload.model_fields_set
+        guests = payload.guests if payload is not None and sent else None
+        manager = EventManager(user, get_participation_event(user, event_id))
+        return manager.rsvp(answer, guests=guests)
 
     @route.post(
         "/{event_id}/waitlist/join",
@@ -62,9 +69,17 @@ class AttendanceController(CallerController):
         },
     )
     @throttle(WriteThrottle)
-    def join_waitlist(self, event_id: uuid.UUID) -> tuple[int, waitlist_service.WaitlistJoin]:
+    def join_waitlist(
+        self, event_id: uuid.UUID, payload: WaitlistJoinBodySchema | None = None
+    ) -> tuple[int, waitlist_service.WaitlistJoin]:
         user = self._caller()
-        joined = waitlist_service.join_waitlist(user, get_participation_event(user, event_id))
+        body = payload or WaitlistJoinBodySchema()
+        joined = waitlist_service.join_waitlist(
+            user,
+            get_participation_event(user, event_id),
+            party_size=body.party_size,
+            tier_id=body.tier_id,
+        )
         return (201 if joined.created else 200), joined
 
     @route.post("/{event_id}/waitlist/decline", response={200: MyStatusSchema, **ERRORS})

@@ -32,6 +32,7 @@ from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
+from events.selectors import waitlist as waitlist_selectors
 from events.selectors.locked_check import LockedCheck
 from events.service import event_notifications
 from events.service.batch_ticket_service import capacity, tickets
@@ -187,12 +188,27 @@ class BatchTicketService:
         if limit is not None and already + _total(cart) > limit:
             raise TicketLimitExceeded(extra={"limit": limit, "already_held": already})
 
-    @staticmethod
-    def _assert_tier_quantities(cart: list[CartItem], tiers: dict[uuid.UUID, TicketTier]) -> None:
+    def _assert_tier_quantities(
+        self, cart: list[CartItem], tiers: dict[uuid.UUID, TicketTier]
+    ) -> None:
+        """Each tier's quantity, less the seats other members' offers hold for that tier
+        (a per-tier offer reserves its tier, issue 12 item 6); the buyer's own offer is
+        held for them. Read under the tier locks, so the numbers are current."""
+        limited = [item.tier_id for item in cart if tiers[item.tier_id].remaining is not None]
+        held = (
+            waitlist_selectors.held_seats_per_tier(
+                self.event.pk, limited, exclude_user=self.user.pk, now=self.now
+            )
+            if limited
+            else {}
+        )
         for item in cart:
             remaining = tiers[item.tier_id].remaining
-            if remaining is not None and remaining < item.count:
-                raise TierSoldOut(extra={"tier_id": str(item.tier_id), "remaining": remaining})
+            if remaining is None:
+                continue
+            left = max(remaining - held.get(item.tier_id, 0), 0)
+            if left < item.count:
+                raise TierSoldOut(extra={"tier_id": str(item.tier_id), "remaining": left})
 
     # -- writes ----------------------------------------------------------------------------
     def _write_item(

@@ -12,12 +12,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import metrics
+from common.errors import InvalidInput
 from events.eligibility import capacity
 from events.eligibility.enums import Reasons
 from events.eligibility.pipeline import EligibilityService
 from events.eligibility.types import EventUserEligibility
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
+from events.models.rsvp import RSVP_GUESTS_MAX
 from events.selectors.locked_check import LockedCheck, locked_check
 from events.service import claim_statements, event_notifications, waitlist_service
 from events.service.locks import adjust_attendee_count, lock_event, lock_event_row
@@ -39,36 +41,49 @@ class EventManager:
         return EligibilityService(self.user, self.event).check_eligibility(seats=seats)
 
     # -- RSVP -----------------------------------------------------------------------
-    def rsvp(self, answer: str, *, by_staff: bool = False) -> EventRSVP:
-        """Answer yes/no/maybe. Only a new YES takes a seat; YES → other frees one.
+    def rsvp(self, answer: str, *, by_staff: bool = False, guests: int | None = None) -> EventRSVP:
+        """Answer yes/no/maybe. A YES takes `1 + guests` seats; YES → other frees them.
 
-        `by_staff` (an organiser answering for the user) skips the eligibility gates but
-        never the locked capacity check: no path oversells.
+        `guests=None` keeps an existing YES's guests (0 for a new one). A later YES
+        with a different `guests` moves the seats by the difference: more
+        guests are capacity-checked for the extra seats only, fewer free the rest. A
+        party's offer is claimed by any YES (fewer seats than it holds release the rest;
+        more need free room for the difference, since the holder's own offer is netted
+        out of the held seats). `by_staff` (an organiser answering for the user) skips
+        the eligibility gates but never the locked capacity check: no path oversells.
         """
         if self.event.requires_ticket:
             raise EligibilityRefused(
                 EventUserEligibility.refuse(self.event.pk, Reasons.REQUIRES_TICKET)
             )
+        if guests is not None and not 0 <= guests <= RSVP_GUESTS_MAX:
+            raise InvalidInput({"guests": [f"Between 0 and {RSVP_GUESTS_MAX}."]})
+        if answer != YES:
+            guests = 0
         if not by_staff:
-            eligibility = self.check_eligibility(seats=1 if answer == YES else 0)
+            seats = 1 + (guests or 0) if answer == YES else 0
+            eligibility = self.check_eligibility(seats=seats)
             if not eligibility.allowed:
                 metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
         with capacity.refusals_detailed_after_release():
-            return self._write_rsvp(answer)
+            return self._write_rsvp(answer, guests)
 
     @transaction.atomic
-    def _write_rsvp(self, answer: str, guests: int = 0) -> EventRSVP:
+    def _write_rsvp(self, answer: str, guests: int | None = None) -> EventRSVP:
         """The locked part: lock, one read (`locked_check`), arithmetic, compiled writes.
 
         Everything that can happen before the lock (the gates) or after the commit
         (notifications, a refusal's details) does; what is left is what the seat
         arithmetic needs (ADR 0022). Seats are counted, never assumed to be 1: a YES
         takes `1 + guests`, and only the difference to the current answer is checked.
+        `guests=None` keeps the guests of a standing YES.
         """
         now = timezone.now()
         lock_event_row(self.event.pk)
         check = locked_check(self.event.pk, self.user_id, now)
+        if guests is None:
+            guests = check.rsvp_seats - 1 if check.rsvp_status == YES else 0
         seats = 1 + guests if answer == YES else 0
         delta = seats - check.rsvp_seats
         if delta > 0:
@@ -90,11 +105,11 @@ class EventManager:
 
     @transaction.atomic
     def delete_rsvp(self, rsvp_id: uuid.UUID) -> None:
-        """Staff removes an RSVP; a YES frees its seat."""
+        """Staff removes an RSVP; a YES frees its seats (the attendee and their guests)."""
         event = lock_event(self.event.pk)
         rsvp = EventRSVP.objects.select_for_update(of=("self",)).get(pk=rsvp_id, event=event)
-        if rsvp.status == YES:
-            adjust_attendee_count(event, -1)
+        if rsvp.seats:
+            adjust_attendee_count(event, -rsvp.seats)
             waitlist_service.enqueue_waitlist_processing(event.pk)
         rsvp.delete()
 

@@ -1,7 +1,8 @@
 """The organiser's overrides: offer a seat to a chosen member, reactivate, revoke.
 
 Each locks the Event row first, then the offer rows (domain.md lock order), and checks
-capacity itself: attendees + held + 1 must fit, so an override never overcommits. An
+capacity itself: attendees + held seats + the member's party must fit, so an override
+never overcommits (an offer holds the whole party: `WaitlistOffer.seats`). An
 organiser's revoke soft-skips the user until reactivated or re-offered;
 `revoke_pending_offers` is the system's revocation (the waitlist closed, the event
 cancelled), which leaves users eligible in their place.
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from common import metrics
 from common.errors import InvalidInput, NotFound
-from events.models import Event, EventWaitList, WaitlistOffer
+from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
 from events.service.waitlist_service.triggering import (
@@ -54,8 +55,11 @@ def _validated_deadline(event: Event, now: datetime, expires_at: datetime | None
     return expires_at
 
 
-def _assert_room_for_one_more(event: Event, now: datetime) -> None:
-    """Seed 000: attendees + non-cutoff pending + 1 must fit the effective capacity.
+def _assert_room_for_party(
+    event: Event, now: datetime, seats: int, tier_id: uuid.UUID | None = None
+) -> None:
+    """Seed 000, in seats: attendees + seats held by live non-cutoff offers + the
+    member's party must fit the effective capacity (a party is offered whole or not).
 
     Only where an offer is of use (`offers_are_useful`, an organiser's: no window
     needed), so also with the queue open (closing it revoked every pending offer) and
@@ -63,8 +67,21 @@ def _assert_room_for_one_more(event: Event, now: datetime) -> None:
     """
     if not offers_are_useful(event, now, by_organiser=True):
         raise OffersNotApplicable()
-    held = waitlist_selectors.held_offers(event.pk, now).count()
-    if event.attendee_count + held + 1 > event.effective_capacity:
+    held = waitlist_selectors.held_seats_of(waitlist_selectors.held_offers(event.pk, now))
+    if event.attendee_count + held + seats > event.effective_capacity:
+        raise OfferWouldOvercommit()
+    if tier_id is not None:
+        _assert_room_in_tier(event, tier_id, seats, now)
+
+
+def _assert_room_in_tier(event: Event, tier_id: uuid.UUID, seats: int, now: datetime) -> None:
+    """A per-tier offer reserves its tier: the tier's remaining quantity, less what other
+    offers hold for it, must take the party too (issue 12 item 6)."""
+    tier = TicketTier.objects.filter(pk=tier_id, event=event).first()
+    if tier is None or tier.remaining is None:
+        return
+    held = waitlist_selectors.held_seats_for_tier(event.pk, tier_id)
+    if tier.remaining - held < seats:
         raise OfferWouldOvercommit()
 
 
@@ -80,9 +97,14 @@ def create_admin_offer(
     now = timezone.now()
     deadline = _validated_deadline(event, now, expires_at)
     _assert_no_live_offer(event, entry.user_id, now)
-    _assert_room_for_one_more(event, now)
+    _assert_room_for_party(event, now, entry.party_size, entry.tier_id)
     offer = WaitlistOffer(
-        event=event, user_id=entry.user_id, expires_at=deadline, batch_id=uuid.uuid4()
+        event=event,
+        user_id=entry.user_id,
+        expires_at=deadline,
+        batch_id=uuid.uuid4(),
+        seats=entry.party_size,
+        tier_id=entry.tier_id,
     )
     _save_pending(offer)
     notify_offers_on_commit([offer.pk])
@@ -109,7 +131,7 @@ def reactivate_admin_offer(
     now = timezone.now()
     offer.expires_at = _validated_deadline(event, now, expires_at)
     _assert_no_live_offer(event, offer.user_id, now)
-    _assert_room_for_one_more(event, now)
+    _assert_room_for_party(event, now, offer.seats, offer.tier_id)
     offer.status = Status.PENDING
     offer.is_cutoff_batch = False
     offer.revoked_reason = ""

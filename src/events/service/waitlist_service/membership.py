@@ -16,15 +16,21 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common.errors import InvalidInput, NotFound
 from events.eligibility.enums import CAPACITY_REASON_CODES
 from events.eligibility.pipeline import EligibilityService
 from events.errors import EligibilityRefused
-from events.models import Event, EventWaitList, WaitlistOffer
+from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
 from events.service.waitlist_service.queue_samples import record_queue_length
 from events.service.waitlist_service.triggering import enqueue_waitlist_processing
-from events.waitlist_errors import AlreadyAttending, CapacityAvailable, WaitlistClosed
+from events.waitlist_errors import (
+    AlreadyAttending,
+    CapacityAvailable,
+    PartyTooLarge,
+    WaitlistClosed,
+)
 
 logger = logging.getLogger("encore.waitlist")
 
@@ -37,41 +43,93 @@ class WaitlistJoin:
     position: int | None
     joined_at: datetime
     created: bool
+    party_size: int = 1
+    tier_id: uuid.UUID | None = None
 
 
-def join_waitlist(user: User, event: Event) -> WaitlistJoin:
-    """Queue the user, checked in api.md's order; `created=False` when already queued.
+def join_waitlist(
+    user: User, event: Event, *, party_size: int = 1, tier_id: uuid.UUID | None = None
+) -> WaitlistJoin:
+    """Queue the user and their party, checked in api.md's order; `created=False` when
+    already queued (the entry keeps its party and tier).
 
-    waitlist not open → `waitlist_closed`; already attending (YES RSVP or a live ticket)
-    → `already_attending`; already queued → the existing entry; could register now →
-    `capacity_available`; refused by a gate other than capacity → that refusal. Only a
-    capacity refusal (full, reserved, sold out) lets the user in the queue. A new entry
-    enqueues a processing pass: a seat may have freed between page load and click.
+    A party over the event's `waitlist_max_party_size` → 400 `party_too_large`; a tier on
+    an RSVP event → 400 `invalid`, of another event → 404; waitlist not open →
+    `waitlist_closed`; already attending (YES RSVP or a live ticket) → `already_attending`;
+    already queued → the existing entry; could register the whole party now →
+    `capacity_available` (for a tier: the event has room and so has the tier, net of the
+    seats offers hold for it); refused by a gate other than capacity → that refusal.
+    Only a capacity refusal (full, reserved, sold out) or a tier without room for the
+    party lets the user in the queue. A new entry enqueues a processing pass: a seat may
+    have freed between page load and click.
     """
+    _check_party(event, party_size)
+    tier = _tier_to_wait_for(event, tier_id)
     if not event.waitlist_open:
         raise WaitlistClosed()
     with transaction.atomic():
         event = lock_event(event.pk)
         if not event.waitlist_open:
             raise WaitlistClosed()
+        _check_party(event, party_size)
         service = EligibilityService(user, event)
         ctx = service.context
         if ctx.holds_seat or ctx.active_ticket_count > 0:
             raise AlreadyAttending()
         existing = EventWaitList.objects.filter(event=event, user=user).first()
         if existing is not None:
-            return WaitlistJoin(event.pk, ctx.waitlist_position, existing.created_at, False)
-        eligibility = service.check_eligibility(seats=1)
-        if eligibility.allowed:
+            return WaitlistJoin(
+                event.pk,
+                ctx.waitlist_position,
+                existing.created_at,
+                False,
+                existing.party_size,
+                existing.tier_id,
+            )
+        eligibility = service.check_eligibility(seats=party_size)
+        if eligibility.allowed and (tier is None or _tier_has_room(tier, party_size, user)):
             raise CapacityAvailable()
-        if eligibility.reason_code not in CAPACITY_REASON_CODES:
+        if not eligibility.allowed and eligibility.reason_code not in CAPACITY_REASON_CODES:
             raise EligibilityRefused(eligibility)
-        entry = EventWaitList.objects.create(event=event, user=user)
+        entry = EventWaitList.objects.create(
+            event=event, user=user, party_size=party_size, tier=tier
+        )
         record_queue_length(event.pk, entry.created_at)
         enqueue_waitlist_processing(event.pk)
         position = waitlist_selectors.queue_position(event.pk, user.pk, timezone.now())
     logger.info("waitlist joined", extra={"event_id": str(event.pk), "user_id": str(user.pk)})
-    return WaitlistJoin(event.pk, position, entry.created_at, True)
+    return WaitlistJoin(event.pk, position, entry.created_at, True, party_size, entry.tier_id)
+
+
+def _check_party(event: Event, party_size: int) -> None:
+    if party_size < 1:
+        raise InvalidInput({"party_size": ["A party is at least one seat."]})
+    if party_size > event.waitlist_max_party_size:
+        raise PartyTooLarge(extra={"max_party_size": event.waitlist_max_party_size})
+
+
+def _tier_to_wait_for(event: Event, tier_id: uuid.UUID | None) -> TicketTier | None:
+    """Per-tier queues exist on ticketed events only; the tier must be this event's."""
+    if tier_id is None:
+        return None
+    if not event.requires_ticket:
+        raise InvalidInput({"tier_id": ["This event has no ticket tiers: queue for the event."]})
+    tier = TicketTier.objects.filter(pk=tier_id, event=event).first()
+    if tier is None:
+        raise NotFound("Ticket tier not found.")
+    return tier
+
+
+def _tier_has_room(tier: TicketTier, party_size: int, user: User) -> bool:
+    """Could the party buy this tier now: on sale, and its quantity net of the seats
+    other members' offers hold for it still takes the party (read under the Event lock)."""
+    tier.refresh_from_db()
+    if not tier.is_on_sale(timezone.now()):
+        return False
+    if tier.remaining is None:
+        return True
+    held = waitlist_selectors.held_seats_for_tier(tier.event_id, tier.pk, exclude_user=user.pk)
+    return tier.remaining - held >= party_size
 
 
 def leave_waitlist(user: User, event: Event) -> None:

@@ -3,8 +3,11 @@
 The pass locks the Event row, counts the free seats net of the seats live offers hold
 (and, for a ticketed event, what its tiers on sale can still sell), and offers the next
 members: a FIFO or lottery batch with the event's window, or after the cutoff one
-all-hands batch that reserves nothing. The statement that picks the members and writes
-their offers is `offer_batches`; when an offer is of use is `useful_offers`.
+all-hands batch that reserves nothing. An offer holds its member's whole party
+(`WaitlistOffer.seats`); who fits is `batch_planning` (the party rule `party_fit`, the
+per-tier queues), the candidates are read by `selectors.waitlist_candidates`, and the
+offers are written in one statement by `offer_batches`; when an offer is of use is
+`useful_offers`.
 """
 
 import logging
@@ -19,8 +22,14 @@ from django.utils import timezone
 from common import metrics
 from events.models import Event, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
+from events.selectors import waitlist_candidates
 from events.service.locks import lock_event
-from events.service.waitlist_service.offer_batches import Draw, insert_offer_batch
+from events.service.waitlist_service.batch_planning import (
+    BatchPlan,
+    CandidatesFunction,
+    plan_tier_batches,
+)
+from events.service.waitlist_service.offer_batches import insert_cutoff_batch, insert_offers
 from events.service.waitlist_service.triggering import (
     notify_offers_on_commit,
     schedule_offer_expiry,
@@ -48,9 +57,10 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
 
     Serialised per event by the Event row lock, so concurrent passes create one batch:
     everything is read after the lock, by statements that see what earlier passes
-    committed. Any pass costs the lock, one count of the held seats (and, for a
-    ticketed event, one read of its tiers) and one INSERT ... SELECT that picks the
-    members, whatever the length of the queue (quality.md a1, a2).
+    committed. A FIFO pass of an RSVP event costs the lock, one read of the queue's
+    head that also sums the held seats, and one INSERT, whatever the length of the
+    queue (quality.md a1); a lottery pass reads the held seats on their own (a2); a
+    ticketed event adds its tiers and one head per tier on sale.
     """
     try:
         event = lock_event(event_id)
@@ -62,67 +72,145 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     room = event.effective_capacity - event.attendee_count  # reservations not yet netted
     if room <= 0:
         return WaitlistProcessingResult("no_spots")
-    held = waitlist_selectors.held_seat_count(event.pk, now)
+    if event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date:
+        return _cutoff_pass(event, room, now)
+    if event.requires_ticket:
+        return _ticketed_pass(event, room, now)
+    if event.waitlist_lottery_mode:
+        return _rsvp_pass(event, room, now, _draw_candidates(event))
+    return _rsvp_fifo_pass(event, room, now)
+
+
+def _draw_candidates(event: Event) -> CandidatesFunction:
+    """The candidates function of the event's draw: the one place a draw is chosen."""
+    if event.waitlist_lottery_mode:
+        return waitlist_candidates.lottery_random_candidates
+    return waitlist_candidates.fifo_candidates
+
+
+def _offers_left(event: Event) -> int | None:
+    """Batch size counts offers, not seats; 0 is the open mode (no bound but the seats)."""
+    return event.waitlist_batch_size or None
+
+
+def _rsvp_fifo_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
+    """The common pass in three statements: the head is read with the held seats."""
+    policy = event.waitlist_party_policy
+    limit = waitlist_candidates.candidate_limit(
+        seats=room, batch_size=_offers_left(event), policy=policy
+    )
+    held, head = waitlist_candidates.fifo_head_and_held(event.pk, now=now, limit=limit)
+    if held is None:  # nobody selectable: only the status needs the held seats
+        held = waitlist_selectors.held_seat_count(event.pk, now)
+        return WaitlistProcessingResult("no_spots" if room - held <= 0 else "no_eligible_users")
+    plan = BatchPlan(seats_left=room - held, offers_left=_offers_left(event))
+    if plan.full:
+        return WaitlistProcessingResult("no_spots")
+    plan.take(head, seats=plan.seats_left, policy=policy, tier_id=None)
+    return _write_batch(event, plan, now)
+
+
+def _rsvp_pass(
+    event: Event, room: int, now: datetime, candidates: CandidatesFunction
+) -> WaitlistProcessingResult:
+    """An RSVP event's pass with any candidates function (the lottery's)."""
+    plan = BatchPlan(
+        seats_left=room - waitlist_selectors.held_seat_count(event.pk, now),
+        offers_left=_offers_left(event),
+    )
+    if plan.full:
+        return WaitlistProcessingResult("no_spots")
+    policy = event.waitlist_party_policy
+    limit = waitlist_candidates.candidate_limit(
+        seats=plan.seats_left, batch_size=plan.offers_left, policy=policy
+    )
+    head = candidates(event.pk, now=now, limit=limit, any_tier=True)
+    plan.take(head, seats=plan.seats_left, policy=policy, tier_id=None)
+    return _write_batch(event, plan, now)
+
+
+def _ticketed_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
+    """Per tier on sale: its own queue first, then members queued for the whole event."""
+    held_by_tier = waitlist_selectors.held_seats_by_tier(event.pk, now)
+    held = sum(held_by_tier.values())
+    tiers = _tiers_on_sale(event, now)
     available = room - held
-    tickets_left = _tickets_left(event, now)
+    tickets_left = _tickets_left(tiers)
     if tickets_left is not None:
         available = min(available, tickets_left - held)
-    if available <= 0:
+    plan = BatchPlan(seats_left=available, offers_left=_offers_left(event))
+    if plan.full:
         return WaitlistProcessingResult("no_spots")
-    if event.waitlist_cutoff_date is not None and now >= event.waitlist_cutoff_date:
-        return _create_cutoff_batch(event, now)
-    return _create_batch(
-        event,
-        "lottery" if event.waitlist_lottery_mode else "fifo",
-        size=_batch_size(event, available),
-        expires_at=offer_deadline(event, now),
-        now=now,
-    )
+    plan_tier_batches(event, plan, tiers, held_by_tier, candidates=_draw_candidates(event), now=now)
+    return _write_batch(event, plan, now)
 
 
-def _tickets_left(event: Event, now: datetime) -> int | None:
-    """What the tiers on sale can still sell (None: no such bound, or an unlimited tier).
+def _tiers_on_sale(event: Event, now: datetime) -> list[TicketTier]:
+    return [
+        tier
+        for tier in TicketTier.objects.filter(event=event).order_by("pk")
+        if tier.is_on_sale(now)
+    ]
+
+
+def _tickets_left(tiers: list[TicketTier]) -> int | None:
+    """What the tiers on sale can still sell (None: an unlimited tier lifts the bound).
 
     An offer the holder cannot turn into a ticket is no use (seed-tables "Only useful
     offers"): for a ticketed event the tiers bound the batch as the event's capacity
     does, the seats already held counted against them too. No tier on sale: nothing.
     """
-    if not event.requires_ticket:
-        return None
     left = 0
-    for tier in TicketTier.objects.filter(event=event):
-        if not tier.is_on_sale(now):
-            continue
+    for tier in tiers:
         if tier.remaining is None:
             return None
         left += tier.remaining
     return left
 
 
-def _batch_size(event: Event, available: int) -> int:
-    """Batch size 0 is the open mode: everyone up to the free seats."""
-    size = event.waitlist_batch_size
-    return available if size == 0 else min(size, available)
-
-
-def _create_cutoff_batch(event: Event, now: datetime) -> WaitlistProcessingResult:
-    """One all-hands batch after the cutoff, expiring at the start; it reserves nothing."""
+def _cutoff_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
+    """After the cutoff: one all-hands batch if any seat is free after the holds."""
+    held = waitlist_selectors.held_seat_count(event.pk, now)
+    available = room - held
+    if event.requires_ticket:
+        tickets_left = _tickets_left(_tiers_on_sale(event, now))
+        if tickets_left is not None:
+            available = min(available, tickets_left - held)
+    if available <= 0:
+        return WaitlistProcessingResult("no_spots")
     if WaitlistOffer.objects.filter(event=event, is_cutoff_batch=True).exists():
         return WaitlistProcessingResult("cutoff_already_processed")
-    return _create_batch(event, "cutoff", size=None, expires_at=event.start, now=now)
-
-
-def _create_batch(
-    event: Event, draw: Draw, *, size: int | None, expires_at: datetime, now: datetime
-) -> WaitlistProcessingResult:
-    """Offers for the first `size` selectable members in the draw's order, in one statement."""
     batch_id = uuid.uuid4()
-    offer_ids = insert_offer_batch(
-        event.pk, draw, size=size, batch_id=batch_id, expires_at=expires_at, now=now
+    offer_ids = insert_cutoff_batch(event.pk, batch_id=batch_id, expires_at=event.start, now=now)
+    return _created(event, offer_ids, batch_id, cutoff=True, expires_at=event.start)
+
+
+def _write_batch(event: Event, plan: BatchPlan, now: datetime) -> WaitlistProcessingResult:
+    """The planned offers in one INSERT, with the event's window."""
+    if not plan.offers:
+        return WaitlistProcessingResult("no_eligible_users")
+    batch_id = uuid.uuid4()
+    expires_at = offer_deadline(event, now)
+    offer_ids = insert_offers(
+        event.pk,
+        [(offer.candidate, offer.tier_id) for offer in plan.offers],
+        batch_id=batch_id,
+        expires_at=expires_at,
+        now=now,
     )
+    return _created(event, offer_ids, batch_id, cutoff=False, expires_at=expires_at)
+
+
+def _created(
+    event: Event,
+    offer_ids: list[uuid.UUID],
+    batch_id: uuid.UUID,
+    *,
+    cutoff: bool,
+    expires_at: datetime,
+) -> WaitlistProcessingResult:
     if not offer_ids:
         return WaitlistProcessingResult("no_eligible_users")
-    cutoff = draw == "cutoff"
     notify_offers_on_commit(offer_ids)
     schedule_offer_expiry(event.pk, expires_at)
     metrics.count(metrics.OFFERS_CREATED, len(offer_ids), kind="cutoff" if cutoff else "batch")

@@ -12,13 +12,22 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from common.errors import Busy, EncoreError, NotFound, PermissionDenied, Unavailable
+from common.errors import (
+    Busy,
+    EncoreError,
+    InvalidInput,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
 from events.models import Event, EventRSVP
 from events.selectors.event import get_participation_event, get_public_event
+from events.selectors.waitlist import own_live_offer_seats
 from events.service import cancellation_service, waitlist_service
 from events.service.event_manager.manager import EventManager
 from web.views.access import signed_in
@@ -51,17 +60,34 @@ def refused(request: HttpRequest, event_id: uuid.UUID, refusal: EncoreError) -> 
     return render_page(request, event, message=gettext(refusal.detail), status=refusal.status_code)
 
 
-def _rsvp(answer: str) -> Action:
+def _rsvp(answer: str, guests: int | None = None) -> Action:
     def answer_rsvp(user: User, event: Event) -> object:
-        return EventManager(user, event).rsvp(answer)
+        return EventManager(user, event).rsvp(answer, guests=guests)
 
     return answer_rsvp
+
+
+def _whole_number(request: HttpRequest, name: str, default: int) -> int:
+    """A number field of a POST form; anything but digits is a clear refusal (400)."""
+    raw = request.POST.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise InvalidInput({name: [gettext("Enter a whole number.")]})
+    return int(raw)
 
 
 @require_POST
 @signed_in
 def attend(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
-    return perform(request, event_id, _rsvp(EventRSVP.Status.YES))
+    """ "Attend", with the "Guests" field when the event allows parties (the field
+    suggests at most its largest party; the service's bound, 0..9, is the rule)."""
+
+    def attend_with_guests(user: User, event: Event) -> object:
+        guests = _whole_number(request, "guests", 0)
+        return _rsvp(EventRSVP.Status.YES, guests)(user, event)
+
+    return perform(request, event_id, attend_with_guests)
 
 
 @require_POST
@@ -78,13 +104,39 @@ def claim(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     event = get_participation_event(request.user, event_id)
     if event.requires_ticket:
         return redirect(f"{event_path(event_id)}/checkout")
-    return perform(request, event_id, _rsvp(EventRSVP.Status.YES))
+
+    def claim_for_party(user: User, event: Event) -> object:
+        seats = own_live_offer_seats(event.pk, user.pk, timezone.now()) or 1
+        return _rsvp(EventRSVP.Status.YES, seats - 1)(user, event)
+
+    return perform(request, event_id, claim_for_party)
 
 
 @require_POST
 @signed_in
 def join(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
-    return perform(request, event_id, waitlist_service.join_waitlist)
+    """ "Join the waitlist", with "Party size" and "Ticket type" when the event has them."""
+
+    def join_with_party(user: User, event: Event) -> object:
+        return waitlist_service.join_waitlist(
+            user,
+            event,
+            party_size=_whole_number(request, "party_size", 1),
+            tier_id=_tier_choice(request),
+        )
+
+    return perform(request, event_id, join_with_party)
+
+
+def _tier_choice(request: HttpRequest) -> uuid.UUID | None:
+    """ "Ticket type": empty is "Any ticket type"; an unknown tier is the API's 404."""
+    raw = request.POST.get("tier_id", "").strip()
+    if not raw:
+        return None
+    try:
+        return uuid.UUID(raw)
+    except ValueError as error:
+        raise InvalidInput({"tier_id": [gettext("Choose a ticket type from the list.")]}) from error
 
 
 @require_POST

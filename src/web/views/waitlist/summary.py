@@ -15,13 +15,15 @@ from common.human_time import format_human
 
 @dataclass(frozen=True)
 class WaitlistSettings:
-    """The five Event fields that configure the waitlist (seed-tables.md)."""
+    """The Event fields that configure the waitlist (seed-tables.md, issue 12 parties)."""
 
     waitlist_open: bool
     waitlist_time_window: timedelta | None
     waitlist_batch_size: int
     waitlist_cutoff_date: datetime | None
     waitlist_lottery_mode: bool
+    waitlist_max_party_size: int = 1
+    waitlist_party_policy: str = "strict"
 
     @classmethod
     def of(cls, event: object) -> "WaitlistSettings":
@@ -41,6 +43,9 @@ def describe_settings(
             "is notified when one frees; you offer seats by hand."
         )
     sentence = _batches(settings, duration(window))
+    parties = _parties(settings)
+    if parties:
+        sentence = f"{sentence} {parties}"
     cutoff = settings.waitlist_cutoff_date
     if cutoff is None:
         return sentence
@@ -86,6 +91,26 @@ def _batches(settings: WaitlistSettings, window: str) -> str:
         "to claim it (never more people than free seats).",
         size,
     ) % {"count": size, "window": window}
+
+
+def _parties(settings: WaitlistSettings) -> str:
+    """Parties in words, when one person may queue for more than their own seat."""
+    largest = settings.waitlist_max_party_size
+    if largest <= 1:
+        return ""
+    if settings.waitlist_party_policy == "fill":
+        rule = gettext(
+            "when the first party does not fit the free seats, smaller parties behind it "
+            "may take them, and the first keeps its place."
+        )
+    else:
+        rule = gettext(
+            "when the first party does not fit the free seats, the queue waits until it does."
+        )
+    return gettext(
+        "People may queue as a party of up to %(count)d seats; an offer holds the whole "
+        "party, and %(rule)s"
+    ) % {"count": largest, "rule": rule}
 
 
 def duration(span: timedelta) -> str:
