@@ -20,6 +20,7 @@ from common import metrics
 from events.models import Event, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
+from events.service.waitlist_service.lottery import create_lottery_batch
 from events.service.waitlist_service.offer_batches import Draw, insert_offer_batch
 from events.service.waitlist_service.triggering import notify_offers_on_commit
 from events.service.waitlist_service.useful_offers import offer_deadline, offers_are_useful
@@ -74,6 +75,7 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
         size=_batch_size(event, available),
         expires_at=offer_deadline(event, now),
         now=now,
+        seats=available,
     )
 
 
@@ -110,13 +112,27 @@ def _create_cutoff_batch(event: Event, now: datetime) -> WaitlistProcessingResul
 
 
 def _create_batch(
-    event: Event, draw: Draw, *, size: int | None, expires_at: datetime, now: datetime
+    event: Event,
+    draw: Draw,
+    *,
+    size: int | None,
+    expires_at: datetime,
+    now: datetime,
+    seats: int | None = None,
 ) -> WaitlistProcessingResult:
-    """Offers for the first `size` selectable members in the draw's order, in one statement."""
+    """Offers for the first `size` selectable members in the draw's order, in one statement.
+
+    A lottery batch is drawn on the ring and recorded with its seed (`lottery`, ADR 0018).
+    """
     batch_id = uuid.uuid4()
-    offer_ids = insert_offer_batch(
-        event.pk, draw, size=size, batch_id=batch_id, expires_at=expires_at, now=now
-    )
+    if draw == "lottery" and size is not None and seats is not None:
+        offer_ids = create_lottery_batch(
+            event, size=size, seats=seats, batch_id=batch_id, expires_at=expires_at, now=now
+        ).offer_ids
+    else:
+        offer_ids = insert_offer_batch(
+            event.pk, draw, size=size, batch_id=batch_id, expires_at=expires_at, now=now
+        )
     if not offer_ids:
         return WaitlistProcessingResult("no_eligible_users")
     cutoff = draw == "cutoff"
