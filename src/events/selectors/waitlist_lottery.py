@@ -1,18 +1,19 @@
 """The lottery's read: the next selectable queue entries on the ring after a start point.
 
 Every entry holds a random 63-bit ticket (`EventWaitList.token`); the tickets of an
-event's queue, sorted, form a ring. A draw picks a start point on it and reads the
-entries that follow, never-rotated members first (the same two parts as the FIFO
-order), each part in ring order: tickets at or after the start ascending, then
-wrapping round to the tickets before it; the entry id breaks ties (ADR 0018).
+event's queue, sorted, form a ring. A draw reads, from a start point, the entries that
+follow it on the ring: tickets at or after the start ascending, then wrapping round to
+the tickets before it; the entry id breaks ties (ADR 0018). The two parts of the FIFO
+order stay: never-rotated members and rotated ones are two rings, each with its own
+start point (each part is drawn with its own seed and recorded on its own).
 
 Why it stays flat in the queue's length (quality.md a3): each part is two range scans
 of the `waitlist_lottery_ring` index (event, rotated, token, id), one from the start
 point up and one from the bottom of the ring up to it, each stopped by a LIMIT. The four
 arcs travel as one `UNION ALL` statement compiled once per process (ADR 0006); Python
-merges the at most 4 x limit rows into ring order and keeps the first `limit`.
-Selectable means what it means for FIFO (`waitlist.selectable_entries`): no PENDING
-offer, not soft-skipped by an organiser's revoke.
+merges the at most 4 x limit rows into ring order and keeps the first `limit` of each
+part. Selectable means what it means for FIFO (`waitlist.selectable_entries`): no
+PENDING offer, not soft-skipped by an organiser's revoke.
 """
 
 import uuid
@@ -48,14 +49,14 @@ def ring_distance(token: int, start: int) -> int:
     return (token - start) % RING
 
 
-def ring_key(candidate: Candidate, start: int) -> tuple[bool, int, uuid.UUID]:
-    """The draw's order: never-rotated first, then by ring distance, the entry id breaking ties."""
-    return (candidate.rotated, ring_distance(candidate.token, start), candidate.entry_id)
+def ring_key(candidate: Candidate, start: int) -> tuple[int, uuid.UUID]:
+    """A part's order: by ring distance from its start point, the entry id breaking ties."""
+    return (ring_distance(candidate.token, start), candidate.entry_id)
 
 
 def _arc(*, rotated: bool, upper: bool, tiered: bool) -> QuerySet[Any, Any]:
     """One arc of one part: tickets >= start (upper) or < start, ascending, as values()."""
-    start = Param("start", BigIntegerField())
+    start = Param("start_rotated" if rotated else "start", BigIntegerField())
     entries = (
         waitlist_selectors.selectable_entries(waitlist_selectors.event_id_param())
         .alias(rotated=ROTATED)
@@ -95,24 +96,40 @@ def _union_sql(tiered: bool, using: str, parts: list[str]) -> str:
     return found
 
 
+@dataclass(frozen=True)
+class RingRead:
+    """What one read found: each part's first entries in its ring order."""
+
+    fresh: list[Candidate]  # never-rotated members
+    rotated: list[Candidate]
+
+
 def ring_candidates(
     event_id: uuid.UUID,
     *,
     start: int,
+    start_rotated: int,
     now: datetime,
     limit: int,
     tier_id: uuid.UUID | None = None,
     using: str = DEFAULT_DB_ALIAS,
-) -> list[Candidate]:
-    """The first `limit` selectable entries in ring order from `start` (one statement).
+) -> RingRead:
+    """The first `limit` selectable entries of each part in ring order (one statement).
 
-    `tier_id` limits the read to the members queued for that tier; None reads the whole
-    queue of the event.
+    `start` is the never-rotated members' start point, `start_rotated` the rotated
+    members'. `tier_id` limits the read to the members queued for that tier; None reads
+    the whole queue of the event.
     """
     if limit <= 0:
-        return []
+        return RingRead([], [])
     tiered = tier_id is not None
-    values = {"event_id": event_id, "now": now, "start": start, "limit": limit}
+    values = {
+        "event_id": event_id,
+        "now": now,
+        "start": start,
+        "start_rotated": start_rotated,
+        "limit": limit,
+    }
     if tiered:
         values["tier_id"] = tier_id
     bound = [arc.bound(using, values) for arc in _ARCS[tiered]]
@@ -136,5 +153,6 @@ def ring_candidates(
         )
         for row in (_as_dict(raw_row, first, converters, connection) for raw_row in raw)
     ]
-    found.sort(key=lambda candidate: ring_key(candidate, start))
-    return found[:limit]
+    fresh = sorted((c for c in found if not c.rotated), key=lambda c: ring_key(c, start))
+    rotated = sorted((c for c in found if c.rotated), key=lambda c: ring_key(c, start_rotated))
+    return RingRead(fresh[:limit], rotated[:limit])
