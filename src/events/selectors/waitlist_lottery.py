@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import BigIntegerField, QuerySet, UUIDField
+from django.db.models import BigIntegerField, BooleanField, Func, QuerySet, UUIDField
 
 from common.compiled_query import CompiledQuery, Param, _as_dict, _converters
 from events.models.waitlist import ROTATED
@@ -54,13 +54,28 @@ def ring_key(candidate: Candidate, start: int) -> tuple[int, uuid.UUID]:
     return (ring_distance(candidate.token, start), candidate.entry_id)
 
 
+class _Is(Func):
+    """`(condition) IS TRUE` / `IS FALSE`: the spelling PostgreSQL matches to the ring
+    index's boolean column. It rewrites `NOT (x IS NOT NULL)`, what Django writes for
+    `rotated=False`, into `x IS NULL`, which matches no index column: the read became a
+    scan and a sort of the whole queue (quality.md a3)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, condition: Any, value: bool) -> None:
+        super().__init__(condition, output_field=BooleanField())
+        self.value = value
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"({sql}) IS {'TRUE' if self.value else 'FALSE'}", params
+
+
 def _arc(*, rotated: bool, upper: bool, tiered: bool) -> QuerySet[Any, Any]:
     """One arc of one part: tickets >= start (upper) or < start, ascending, as values()."""
     start = Param("start_rotated" if rotated else "start", BigIntegerField())
-    entries = (
-        waitlist_selectors.selectable_entries(waitlist_selectors.event_id_param())
-        .alias(rotated=ROTATED)
-        .filter(rotated=rotated)
+    entries = waitlist_selectors.selectable_entries(waitlist_selectors.event_id_param()).filter(
+        _Is(ROTATED, rotated)
     )
     entries = entries.filter(token__gte=start) if upper else entries.filter(token__lt=start)
     if tiered:

@@ -263,3 +263,26 @@ class TestCost:
         # savepoint, lock, held seats, the ring read, the offers with their record, release
         # (SQLite writes the record in a statement of its own).
         assert counts[0] == counts[1] == (6 if connection.vendor == "postgresql" else 7)
+
+    @pytest.mark.postgres
+    def test_each_arc_is_a_range_scan_of_the_ring_index_not_a_scan_of_the_queue(self):
+        event = lottery_event(1000, waitlist_batch_size=50)
+        users = User.objects.bulk_create(
+            [User(email=f"plan-{i}@example.com", password="!") for i in range(3000)]
+        )
+        EventWaitList.objects.bulk_create([EventWaitList(event=event, user=u) for u in users])
+        with connection.cursor() as cursor:
+            cursor.execute('ANALYZE "events_eventwaitlist"')
+        with CaptureQueriesContext(connection) as queries:
+            ring_candidates(
+                event.pk, start=RING // 2, start_rotated=0, now=timezone.now(), limit=50
+            )
+        [read] = queries.captured_queries
+
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN {read['sql']}")
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+
+        assert plan.count("waitlist_lottery_ring") == 4, plan
+        assert "Seq Scan on events_eventwaitlist" not in plan, plan
+        assert "Sort" not in plan, plan
