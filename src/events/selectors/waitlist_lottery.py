@@ -19,6 +19,7 @@ PENDING offer, not soft-skipped by an organiser's revoke.
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -54,28 +55,25 @@ def ring_key(candidate: Candidate, start: int) -> tuple[int, uuid.UUID]:
     return (ring_distance(candidate.token, start), candidate.entry_id)
 
 
-class _Is(Func):
-    """`(condition) IS TRUE` / `IS FALSE`: the spelling PostgreSQL matches to the ring
-    index's boolean column. It rewrites `NOT (x IS NOT NULL)`, what Django writes for
+class _IsTrue(Func):
+    """`(condition) IS TRUE`: the spelling PostgreSQL matches to the ring index's boolean
+    column (with `_IsFalse`). It rewrites `NOT (x IS NOT NULL)`, what Django writes for
     `rotated=False`, into `x IS NULL`, which matches no index column: the read became a
     scan and a sort of the whole queue (quality.md a3)."""
 
+    template = "(%(expressions)s) IS TRUE"
     output_field = BooleanField()
 
-    def __init__(self, condition: Any, value: bool) -> None:
-        super().__init__(condition, output_field=BooleanField())
-        self.value = value
 
-    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, Any]:
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"({sql}) IS {'TRUE' if self.value else 'FALSE'}", params
+class _IsFalse(_IsTrue):
+    template = "(%(expressions)s) IS FALSE"
 
 
 def _arc(*, rotated: bool, upper: bool, tiered: bool) -> QuerySet[Any, Any]:
     """One arc of one part: tickets >= start (upper) or < start, ascending, as values()."""
     start = Param("start_rotated" if rotated else "start", BigIntegerField())
     entries = waitlist_selectors.selectable_entries(waitlist_selectors.event_id_param()).filter(
-        _Is(ROTATED, rotated)
+        _IsTrue(ROTATED) if rotated else _IsFalse(ROTATED)
     )
     entries = entries.filter(token__gte=start) if upper else entries.filter(token__lt=start)
     if tiered:
@@ -87,7 +85,7 @@ def _arc(*, rotated: bool, upper: bool, tiered: bool) -> QuerySet[Any, Any]:
 
 def _arcs(tiered: bool) -> list[CompiledQuery]:
     return [
-        CompiledQuery(lambda r=r, u=u: _arc(rotated=r, upper=u, tiered=tiered), limit=True)
+        CompiledQuery(partial(_arc, rotated=r, upper=u, tiered=tiered), limit=True)
         for r in (False, True)
         for u in (True, False)
     ]

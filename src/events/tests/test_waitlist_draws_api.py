@@ -77,7 +77,7 @@ class TestWhoMayRead:
 
     def test_one_draw_by_its_batch_id(self, api):
         event, [draw] = drawn_event()
-        member = EventWaitList.objects.filter(event=event).first().user
+        member = EventWaitList.objects.filter(event=event)[0].user
 
         response = api(member).get(f"/events/{event.pk}/waitlist/draws/{draw.batch_id}")
 
@@ -87,7 +87,7 @@ class TestWhoMayRead:
 
     def test_a_past_offer_holder_may_still_read_after_leaving_the_queue(self, api):
         event, [draw] = drawn_event()
-        offer = WaitlistOffer.objects.filter(batch_id=draw.batch_id).first()
+        offer = WaitlistOffer.objects.filter(batch_id=draw.batch_id)[0]
         EventWaitList.objects.filter(event=event, user_id=offer.user_id).delete()
 
         response = api(offer.user).get(f"/events/{event.pk}/waitlist/draws")
@@ -107,7 +107,7 @@ class TestWhoMayRead:
     def test_another_events_batch_and_an_unknown_event_are_404(self, api):
         event, [draw] = drawn_event()
         elsewhere, [other_draw] = drawn_event()
-        member = EventWaitList.objects.filter(event=event).first().user
+        member = EventWaitList.objects.filter(event=event)[0].user
 
         assert (
             api(member)

@@ -60,6 +60,12 @@ def lottery_event(capacity: int, attendees: int = 0, **fields) -> Event:
     return active_event(capacity, attendees, waitlist_lottery_mode=True, **fields)
 
 
+def drawn(result: waitlist_service.WaitlistProcessingResult) -> WaitlistDraw:
+    """The record of the pass's (first) batch."""
+    assert result.batch_id is not None, result
+    return WaitlistDraw.objects.get(batch_id=result.batch_id)
+
+
 def offered_tokens(event: Event) -> set[str]:
     holders = WaitlistOffer.objects.filter(event=event, status=Status.PENDING).values("user_id")
     found = EventWaitList.objects.filter(event=event, user_id__in=holders)
@@ -155,7 +161,7 @@ class TestRecordedDraws:
 
         result = waitlist_service.process_waitlist_for_event(event.pk)
 
-        draw = WaitlistDraw.objects.get(batch_id=result.batch_id)
+        draw = drawn(result)
         assert draw.algorithm == "encore-ring-v1" and len(draw.seed) == 64
         assert (draw.seats, draw.batch_size, draw.policy) == (8, 5, "fill")
         assert set(draw.selected) == offered_tokens(event)
@@ -175,7 +181,7 @@ class TestRecordedDraws:
         event = lottery_event(10, attendees=7)
         queue_in_order(event, 12)
         result = waitlist_service.process_waitlist_for_event(event.pk)
-        draw = WaitlistDraw.objects.get(batch_id=result.batch_id)
+        draw = drawn(result)
         WaitlistDraw.objects.filter(pk=draw.pk).update(selected=list(reversed(draw.selected)))
 
         # A CommandError is what `manage.py` turns into its exit status (returncode 1).
@@ -192,11 +198,11 @@ class TestRecordedDraws:
 
         seeds.extend([SEED_A, SEED_A])
         first = waitlist_service.process_waitlist_for_event(event.pk)
-        draw_a = WaitlistDraw.objects.get(batch_id=first.batch_id)
+        draw_a = drawn(first)
         WaitlistOffer.objects.filter(event=event).delete()
         seeds.extend([SEED_B, SEED_B])
         second = waitlist_service.process_waitlist_for_event(event.pk)
-        draw_b = WaitlistDraw.objects.get(batch_id=second.batch_id)
+        draw_b = drawn(second)
 
         assert (draw_a.seed, draw_b.seed) == (SEED_A, SEED_B)
         assert len(draw_a.selected) == len(draw_b.selected) == 5
@@ -215,7 +221,7 @@ class TestRecordedDraws:
         result = waitlist_service.process_waitlist_for_event(event.pk)
 
         assert result.offers_created == 5
-        fresh = WaitlistDraw.objects.get(batch_id=result.batch_id)
+        fresh = drawn(result)
         rotated = WaitlistDraw.objects.exclude(pk=fresh.pk).get(event=event)
         assert (len(fresh.eligible), len(fresh.selected), fresh.seats) == (3, 3, 5)
         assert (len(rotated.selected), rotated.seats, rotated.batch_size) == (2, 2, 2)

@@ -30,6 +30,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
@@ -264,7 +265,7 @@ def record_draw(
     )
 
 
-def _insert_sql(objs: Sequence[Model], using: str) -> tuple[str, tuple[object, ...]]:
+def _insert_sql(objs: Sequence[Model], using: str) -> tuple[str, tuple[Any, ...]]:
     """One multi-row INSERT of `objs` (keys and timestamps filled in Python), as SQL."""
     model = type(objs[0])
     query = InsertQuery(model)
