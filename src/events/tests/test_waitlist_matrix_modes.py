@@ -254,7 +254,8 @@ class TestLottery:
         reads = [q["sql"] for q in captured.captured_queries if "eventwaitlist" in q["sql"]]
         assert reads and not any(RANDOM_SQL.search(sql) for sql in reads)
         assert offered_ids(event) <= ids(queue)
-        draw = WaitlistDraw.objects.get(batch_id=result.batch_id)
+        draw = WaitlistDraw.objects.get(event=event)
+        assert draw.batch_id == result.batch_id
         offered_tokens = {
             format(token, "016x")
             for token in EventWaitList.objects.filter(
