@@ -1,8 +1,10 @@
-"""a1/a2: one processing pass of the waitlist on a big queue (quality.md, seed 000).
+"""a1/a2/a3: one processing pass of the waitlist on a big queue (quality.md, seed 000).
 
-Capacity 1000, 900 attendees, nobody holding an offer, 10,000 members in line, batch
-size 50: each pass creates 50 offers, rolled back after it. FIFO reads the head of the
-queue off the `waitlist_selection_order` index; the lottery samples in the database.
+Capacity 1000, 900 attendees, nobody holding an offer, 10,000 members in line (a3:
+100,000), batch size 50: each pass creates 50 offers, rolled back after it. FIFO reads
+the head of the queue off the `waitlist_selection_order` index; the lottery reads the
+arcs after its seeded start point off the `waitlist_lottery_ring` index and records
+its draw (ADR 0018), so a3 should cost what a2 costs.
 """
 
 from collections.abc import Iterator
@@ -15,19 +17,21 @@ from events.service.waitlist_service import process_waitlist_for_event
 CAPACITY = 1000
 ATTENDEES = 900
 QUEUE = 10_000
+BIG_QUEUE = 100_000
 BATCH = 50
 DATA = f"cap {CAPACITY}, {ATTENDEES} attendees, {QUEUE:,} queued, batch {BATCH}"
+BIG_DATA = f"cap {CAPACITY}, {ATTENDEES} attendees, {BIG_QUEUE:,} queued, batch {BATCH}"
 METHOD = "committed data; each run rolled back, VACUUM after (untimed)"
 
 
 @contextmanager
-def processing_pass(tag: str, *, lottery: bool) -> Iterator[Measured]:
+def processing_pass(tag: str, *, lottery: bool, queue: int = QUEUE) -> Iterator[Measured]:
     with builders.committed(tag):
         event = builders.waitlist_event(
             tag, capacity=CAPACITY, batch_size=BATCH, waitlist_lottery_mode=lottery
         )
         builders.attendees(event, ATTENDEES)
-        builders.queue(event, builders.users(QUEUE, f"{tag}-queue"))
+        builders.queue(event, builders.users(queue, f"{tag}-queue"))
         builders.analyze()
 
         def call() -> object:
@@ -58,3 +62,14 @@ def fifo_pass() -> AbstractContextManager[Measured]:
 )
 def lottery_pass() -> AbstractContextManager[Measured]:
     return processing_pass("a2", lottery=True)
+
+
+@committed_scenario(
+    "a3",
+    "process_waitlist_for_event, lottery, big queue",
+    data=BIG_DATA,
+    method=METHOD,
+    between_runs=builders.analyze,
+)
+def lottery_pass_big_queue() -> AbstractContextManager[Measured]:
+    return processing_pass("a3", lottery=True, queue=BIG_QUEUE)

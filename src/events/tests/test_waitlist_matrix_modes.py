@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
-from events.models import EventWaitList, WaitlistOffer
+from events.models import EventWaitList, WaitlistDraw, WaitlistOffer
 from events.service import waitlist_service
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_builders import (
@@ -241,7 +241,9 @@ class TestBatchedFifoWithCutoff:
 class TestLottery:
     """batches drawn at random, in the database, never-expired members first."""
 
-    def test_the_draw_happens_in_the_database_with_a_limit(self):
+    def test_the_draw_reads_a_bounded_arc_of_the_ring_and_is_recorded(self):
+        """No ORDER BY random() over the queue any more: the draw reads the ring after a
+        seeded start point (ADR 0018) and records what it read and chose."""
         event = active_event(10, attendees=7, waitlist_batch_size=5, waitlist_lottery_mode=True)
         queue = queue_in_order(event, 12)
 
@@ -249,18 +251,19 @@ class TestLottery:
             result = waitlist_service.process_waitlist_for_event(event.pk)
 
         assert result.offers_created == 3  # min(5, 3 available)
-        draws = [
-            q["sql"]
-            for q in captured.captured_queries
-            # The offers' INSERT reads the chosen entries, and SQLite's spelling of a
-            # random UUID calls random(): only the SELECT is the draw.
-            if "eventwaitlist" in q["sql"]
-            and RANDOM_SQL.search(q["sql"])
-            and not q["sql"].lstrip().upper().startswith("INSERT")
-        ]
-        assert len(draws) == 1
-        assert "LIMIT 3" in draws[0].upper()
+        reads = [q["sql"] for q in captured.captured_queries if "eventwaitlist" in q["sql"]]
+        assert reads and not any(RANDOM_SQL.search(sql) for sql in reads)
         assert offered_ids(event) <= ids(queue)
+        draw = WaitlistDraw.objects.get(event=event)
+        assert draw.batch_id == result.batch_id
+        offered_tokens = {
+            format(token, "016x")
+            for token in EventWaitList.objects.filter(
+                event=event, user_id__in=offered_ids(event)
+            ).values_list("token", flat=True)
+        }
+        assert set(draw.selected) == offered_tokens
+        assert len(draw.eligible) == 3  # strict: exactly what three seats could take
 
     def test_draws_are_random_and_never_exceed_the_seats_available(self):
         event = active_event(10, attendees=8, waitlist_batch_size=5, waitlist_lottery_mode=True)

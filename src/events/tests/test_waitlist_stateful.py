@@ -177,7 +177,7 @@ class WaitlistMachine(RuleBasedStateMachine):
         """One second between steps: joins and rotations get distinct, ordered times."""
         self.traveller.shift(timedelta(seconds=1))
 
-    def _user(self, n: int):  # type: ignore[no-untyped-def]
+    def _user(self, n: int):
         return self.people[n]
 
     def _attend(self, n: int, *, guests: int) -> None:

@@ -29,6 +29,7 @@ from events.service.waitlist_service.batch_planning import (
     CandidatesFunction,
     plan_tier_batches,
 )
+from events.service.waitlist_service.lottery import create_lottery_batch
 from events.service.waitlist_service.offer_batches import insert_cutoff_batch, insert_offers
 from events.service.waitlist_service.triggering import (
     notify_offers_on_commit,
@@ -77,7 +78,7 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     if event.requires_ticket:
         return _ticketed_pass(event, room, now)
     if event.waitlist_lottery_mode:
-        return _rsvp_pass(event, room, now, _draw_candidates(event))
+        return _lottery_pass(event, room, now)
     return _rsvp_fifo_pass(event, room, now)
 
 
@@ -110,23 +111,24 @@ def _rsvp_fifo_pass(event: Event, room: int, now: datetime) -> WaitlistProcessin
     return _write_batch(event, plan, now)
 
 
-def _rsvp_pass(
-    event: Event, room: int, now: datetime, candidates: CandidatesFunction
-) -> WaitlistProcessingResult:
-    """An RSVP event's pass with any candidates function (the lottery's)."""
-    plan = BatchPlan(
-        seats_left=room - waitlist_selectors.held_seat_count(event.pk, now),
-        offers_left=_offers_left(event),
-    )
-    if plan.full:
+def _lottery_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
+    """An RSVP event's lottery: drawn on the ring from a recorded seed (ADR 0018).
+
+    The held seats on their own, then one read of the ring and one write of the offers
+    with their draw records (`lottery.create_lottery_batch`), whatever the queue's length
+    (quality.md a2, a3).
+    """
+    seats = room - waitlist_selectors.held_seat_count(event.pk, now)
+    if seats <= 0:
         return WaitlistProcessingResult("no_spots")
-    policy = event.waitlist_party_policy
-    limit = waitlist_candidates.candidate_limit(
-        seats=plan.seats_left, batch_size=plan.offers_left, policy=policy
+    # Open mode (size 0): no bound but the seats, and every offer takes one at least.
+    size = event.waitlist_batch_size or seats
+    batch_id = uuid.uuid4()
+    expires_at = offer_deadline(event, now)
+    batch = create_lottery_batch(
+        event, size=size, seats=seats, batch_id=batch_id, expires_at=expires_at, now=now
     )
-    head = candidates(event.pk, now=now, limit=limit, any_tier=True)
-    plan.take(head, seats=plan.seats_left, policy=policy, tier_id=None)
-    return _write_batch(event, plan, now)
+    return _created(event, batch.offer_ids, batch_id, cutoff=False, expires_at=expires_at)
 
 
 def _ticketed_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:

@@ -1,0 +1,171 @@
+"""The lottery's read: the next selectable queue entries on the ring after a start point.
+
+Every entry holds a random 63-bit ticket (`EventWaitList.token`); the tickets of an
+event's queue, sorted, form a ring. A draw reads, from a start point, the entries that
+follow it on the ring: tickets at or after the start ascending, then wrapping round to
+the tickets before it; the entry id breaks ties (ADR 0018). The two parts of the FIFO
+order stay: never-rotated members and rotated ones are two rings, each with its own
+start point (each part is drawn with its own seed and recorded on its own).
+
+Why it stays flat in the queue's length (quality.md a3): each part is two range scans
+of the `waitlist_lottery_ring` index (event, rotated, token, id), one from the start
+point up and one from the bottom of the ring up to it, each stopped by a LIMIT. The four
+arcs travel as one `UNION ALL` statement compiled once per process (ADR 0006); Python
+merges the at most 4 x limit rows into ring order and keeps the first `limit` of each
+part. Selectable means what it means for FIFO (`waitlist.selectable_entries`): no
+PENDING offer, not soft-skipped by an organiser's revoke.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import BigIntegerField, BooleanField, Func, QuerySet, UUIDField
+
+from common.compiled_query import CompiledQuery, Param, _as_dict, _converters
+from events.models.waitlist import ROTATED
+from events.selectors import waitlist as waitlist_selectors
+
+#: The ring's size: tickets and start points lie in [0, RING).
+RING = 2**63
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A queue entry a batch may offer a seat to (the shape the party rule walks)."""
+
+    entry_id: uuid.UUID
+    user_id: uuid.UUID
+    party_size: int
+    tier_id: uuid.UUID | None
+    token: int
+    rotated: bool = False
+
+
+def ring_distance(token: int, start: int) -> int:
+    """How far past `start` a ticket lies on the ring: (token - start) mod 2**63."""
+    return (token - start) % RING
+
+
+def ring_key(candidate: Candidate, start: int) -> tuple[int, uuid.UUID]:
+    """A part's order: by ring distance from its start point, the entry id breaking ties."""
+    return (ring_distance(candidate.token, start), candidate.entry_id)
+
+
+class _IsTrue(Func):
+    """`(condition) IS TRUE`: the spelling PostgreSQL matches to the ring index's boolean
+    column (with `_IsFalse`). It rewrites `NOT (x IS NOT NULL)`, what Django writes for
+    `rotated=False`, into `x IS NULL`, which matches no index column: the read became a
+    scan and a sort of the whole queue (quality.md a3)."""
+
+    template = "(%(expressions)s) IS TRUE"
+    output_field = BooleanField()
+
+
+class _IsFalse(_IsTrue):
+    template = "(%(expressions)s) IS FALSE"
+
+
+def _arc(*, rotated: bool, upper: bool, tiered: bool) -> QuerySet[Any, Any]:
+    """One arc of one part: tickets >= start (upper) or < start, ascending, as values()."""
+    start = Param("start_rotated" if rotated else "start", BigIntegerField())
+    entries = waitlist_selectors.selectable_entries(waitlist_selectors.event_id_param()).filter(
+        _IsTrue(ROTATED) if rotated else _IsFalse(ROTATED)
+    )
+    entries = entries.filter(token__gte=start) if upper else entries.filter(token__lt=start)
+    if tiered:
+        entries = entries.filter(tier_id=Param("tier_id", UUIDField()))
+    return entries.order_by("token", "id").values(
+        "id", "user_id", "party_size", "tier_id", "token", "last_offer_expired_at"
+    )
+
+
+def _arcs(tiered: bool) -> list[CompiledQuery]:
+    return [
+        CompiledQuery(partial(_arc, rotated=r, upper=u, tiered=tiered), limit=True)
+        for r in (False, True)
+        for u in (True, False)
+    ]
+
+
+#: Keyed by "is the read limited to one tier's queue" (a different WHERE, so a second shape).
+_ARCS = {False: _arcs(False), True: _arcs(True)}
+_UNION: dict[tuple[bool, str], str] = {}
+
+
+def _union_sql(tiered: bool, using: str, parts: list[str]) -> str:
+    """`SELECT * FROM (arc) UNION ALL ...`: the form both PostgreSQL and SQLite accept for
+    members that carry their own ORDER BY and LIMIT."""
+    key = (tiered, using)
+    found = _UNION.get(key)
+    if found is None:
+        found = " UNION ALL ".join(
+            f"SELECT * FROM ({sql}) AS arc{n}" for n, sql in enumerate(parts)
+        )
+        _UNION[key] = found
+    return found
+
+
+@dataclass(frozen=True)
+class RingRead:
+    """What one read found: each part's first entries in its ring order."""
+
+    fresh: list[Candidate]  # never-rotated members
+    rotated: list[Candidate]
+
+
+def ring_candidates(
+    event_id: uuid.UUID,
+    *,
+    start: int,
+    start_rotated: int,
+    now: datetime,
+    limit: int,
+    tier_id: uuid.UUID | None = None,
+    using: str = DEFAULT_DB_ALIAS,
+) -> RingRead:
+    """The first `limit` selectable entries of each part in ring order (one statement).
+
+    `start` is the never-rotated members' start point, `start_rotated` the rotated
+    members'. `tier_id` limits the read to the members queued for that tier; None reads
+    the whole queue of the event.
+    """
+    if limit <= 0:
+        return RingRead([], [])
+    tiered = tier_id is not None
+    values = {
+        "event_id": event_id,
+        "now": now,
+        "start": start,
+        "start_rotated": start_rotated,
+        "limit": limit,
+    }
+    if tiered:
+        values["tier_id"] = tier_id
+    bound = [arc.bound(using, values) for arc in _ARCS[tiered]]
+    sql = _union_sql(tiered, using, [compiled.sql for compiled, _ in bound])
+    params = [p for _, part in bound for p in part]
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        raw = cursor.fetchall()
+    # Every arc selects the same columns: the first one's converters fit all rows.
+    first = bound[0][0]
+    converters = _converters(first.select, connection)
+    found = [
+        Candidate(
+            entry_id=row["id"],
+            user_id=row["user_id"],
+            party_size=row["party_size"],
+            tier_id=row["tier_id"],
+            token=row["token"],
+            rotated=row["last_offer_expired_at"] is not None,
+        )
+        for row in (_as_dict(raw_row, first, converters, connection) for raw_row in raw)
+    ]
+    fresh = sorted((c for c in found if not c.rotated), key=lambda c: ring_key(c, start))
+    rotated = sorted((c for c in found if c.rotated), key=lambda c: ring_key(c, start_rotated))
+    return RingRead(fresh[:limit], rotated[:limit])

@@ -1,0 +1,307 @@
+"""The provable lottery: a batch drawn from a published seed, recorded so anyone can redo it.
+
+Why not `ORDER BY random()`: nobody could check that draw, and it sorts the whole queue
+(23 ms at 100,000 members, quality.md a3). Instead (ADR 0018, docs/architecture/
+waitlist-lottery.md) every entry carries a random 63-bit ticket fixed at join, and a
+draw of algorithm `encore-ring-v1`:
+
+1. draws a fresh seed, `secrets.token_hex(32)`;
+2. derives its start point on the ring: the first 16 hex digits of SHA-256 over the
+   seed's 32 bytes, read as an integer and shifted right by one bit (63 bits);
+3. reads the selectable entries in ring order from there (a bounded read, flat in the
+   queue's length: `selectors.waitlist_lottery.ring_candidates`);
+4. offers them in that order by the party rule (`party_fit.fit_batch`) with the
+   batch's seats, its size in offers and the organiser's policy;
+5. records seed, the tickets read and their party sizes, the seats, the size, the
+   policy and the tickets chosen in a `WaitlistDraw`, in the same statement as the
+   offers, so a batch and its proof exist together or not at all.
+
+Never-rotated members still come first: they are one draw; only when that draw has
+read all of them and seats are left does a second draw (its own seed, batch and
+record) go on among the rotated members, exactly where the party rule would have
+walked on. So each record is one ring and `replay_draw` is a function of the seed and
+the recorded tickets alone. Callers hold the Event lock (the processing pass); this
+module neither locks nor counts free seats.
+"""
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+from django.db.models.sql import InsertQuery
+
+from events.models import Event, WaitlistDraw, WaitlistOffer
+from events.selectors.waitlist_lottery import (
+    Candidate,
+    RingRead,
+    ring_candidates,
+    ring_distance,
+)
+from events.service.waitlist_service.party_fit import FILL, fit_batch
+
+ALGORITHM = "encore-ring-v1"
+
+#: Under `fill` a batch passes over parties too large for the seats left; it reads this
+#: many candidates beyond what the seats and the size could take, so its read stays
+#: bounded. Seats the look-ahead could not fill wait for the next pass (a new draw).
+FILL_LOOKAHEAD = 50
+
+
+class DrawMismatch(ValueError):
+    """A record that cannot be replayed (its lists do not belong together)."""
+
+
+def new_seed() -> str:
+    """A fresh seed: 32 random bytes as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
+def start_point(seed: str) -> int:
+    """Where the draw starts on the ring of 2**63 tickets, published as part of the algorithm.
+
+    `int(sha256(bytes.fromhex(seed)).hexdigest()[:16], 16) >> 1`: hashing makes the start
+    uniform however the seed was written, and the shift keeps it within the tickets' 63
+    bits (a BIGINT column holds no more without a sign).
+    """
+    digest = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    return int(digest[:16], 16) >> 1
+
+
+def token_text(token: int) -> str:
+    """The form every answer shows a ticket in: 16 hex digits."""
+    return format(token, "016x")
+
+
+def candidate_limit(*, size: int | None, seats: int | None, policy: str) -> int:
+    """How many candidates a batch reads: all it could offer, plus the look-ahead under fill.
+
+    Under `strict` every candidate read is offered or ends the batch, and each takes a
+    seat at least, so min(size, seats) suffices exactly.
+    """
+    bounds = [n for n in (size, seats) if n]
+    wanted = min(bounds) if bounds else 0
+    return wanted + (FILL_LOOKAHEAD if policy == FILL else 0)
+
+
+def lottery_candidates(
+    event_id: uuid.UUID,
+    *,
+    start: int,
+    start_rotated: int,
+    now: datetime,
+    limit: int,
+    tier_id: uuid.UUID | None = None,
+) -> RingRead:
+    """The draw's read (a selector): each part's first `limit` selectable entries on its ring."""
+    return ring_candidates(
+        event_id, start=start, start_rotated=start_rotated, now=now, limit=limit, tier_id=tier_id
+    )
+
+
+def ring_order(seed: str, tokens: Sequence[str]) -> list[int]:
+    """Positions of `tokens` in ring order from the seed's start point (stable on ties)."""
+    start = start_point(seed)
+    return sorted(range(len(tokens)), key=lambda i: ring_distance(int(tokens[i], 16), start))
+
+
+def replay_draw(  # noqa: PLR0917 - the published signature: the record's fields in order
+    seed: str,
+    eligible_tokens: Sequence[str],
+    party_sizes: Sequence[int],
+    seats: int | None,
+    batch_size: int,
+    policy: str,
+) -> list[str]:
+    """The tickets `encore-ring-v1` selects: the published function of a `WaitlistDraw`.
+
+    Orders the eligible tickets by their distance past the seed's start point on the
+    ring of 2**63 (`(token - start) mod 2**63`, ascending; equal tickets keep their
+    recorded order), then lets the party rule take them with the recorded seats, batch
+    size (0: no limit) and policy. Anyone can run it on a record from the API.
+    """
+    if len(eligible_tokens) != len(party_sizes):
+        raise DrawMismatch("eligible and party_sizes differ in length")
+    order = ring_order(seed, eligible_tokens)
+    return fit_batch(
+        ((eligible_tokens[i], party_sizes[i]) for i in order),
+        seats=seats,
+        batch_size=batch_size,
+        policy=policy,
+    )
+
+
+@dataclass(frozen=True)
+class LotteryBatch:
+    """What a lottery pass wrote: its offers (empty when nobody fitted) and its records."""
+
+    offer_ids: list[uuid.UUID]
+    draws: list[WaitlistDraw]
+
+
+def create_lottery_batch(
+    event: Event,
+    *,
+    size: int,
+    seats: int,
+    batch_id: uuid.UUID,
+    expires_at: datetime,
+    now: datetime,
+    tier_id: uuid.UUID | None = None,
+    seeds: tuple[str, str] | None = None,
+) -> LotteryBatch:
+    """Draw, offer and record a lottery batch (the caller holds the Event lock).
+
+    `seeds`: the never-rotated members' draw's and the rotated members' (fresh ones by
+    default; a test may fix them). The first draw that offers anything takes `batch_id`.
+    One read and one write on PostgreSQL whatever the queue's length: the offers and
+    the records go in one statement (a data-modifying WITH), two on SQLite.
+    """
+    seeds = seeds or (new_seed(), new_seed())
+    policy = event.waitlist_party_policy
+    limit = candidate_limit(size=size, seats=seats, policy=policy)
+    read = lottery_candidates(
+        event.pk,
+        start=start_point(seeds[0]),
+        start_rotated=start_point(seeds[1]),
+        now=now,
+        limit=limit,
+        tier_id=tier_id,
+    )
+    offers: list[WaitlistOffer] = []
+    draws: list[WaitlistDraw] = []
+    seats_left, size_left = seats, size
+    for seed, found in ((seeds[0], read.fresh), (seeds[1], read.rotated)):
+        if seats_left <= 0 or size_left <= 0:
+            break
+        part = found[: candidate_limit(size=size_left, seats=seats_left, policy=policy)]
+        chosen = fit_batch(
+            ((c, c.party_size) for c in part), seats=seats_left, batch_size=size_left, policy=policy
+        )
+        if chosen:
+            this_batch = batch_id if not draws else uuid.uuid4()
+            draws.append(
+                record_draw(
+                    event,
+                    batch_id=this_batch,
+                    drawn_at=now,
+                    seed=seed,
+                    candidates=part,
+                    chosen=chosen,
+                    seats=seats_left,
+                    batch_size=size_left,
+                    policy=policy,
+                    tier_id=tier_id,
+                )
+            )
+            offers += [_offer(event, c, this_batch, expires_at, tier_id) for c in chosen]
+            seats_left -= sum(c.party_size for c in chosen)
+            size_left -= len(chosen)
+        # The rotated members' turn comes only where the party rule would walk on past
+        # the last never-rotated member: all of them read, and no strict stop before.
+        if len(part) >= limit or (policy != FILL and len(chosen) < len(part)):
+            break
+    if offers:
+        _insert_together(offers, draws)
+    return LotteryBatch([offer.pk for offer in offers], draws)
+
+
+def _offer(
+    event: Event,
+    candidate: Candidate,
+    batch_id: uuid.UUID,
+    expires_at: datetime,
+    tier_id: uuid.UUID | None,
+) -> WaitlistOffer:
+    """A new PENDING offer for the candidate's party, for their tier or the tier served."""
+    return WaitlistOffer(
+        event_id=event.pk,
+        user_id=candidate.user_id,
+        status=WaitlistOffer.WaitlistOfferStatus.PENDING,
+        expires_at=expires_at,
+        batch_id=batch_id,
+        is_cutoff_batch=False,
+        seats=candidate.party_size,
+        tier_id=candidate.tier_id if tier_id is None else tier_id,
+    )
+
+
+def record_draw(
+    event: Event,
+    *,
+    batch_id: uuid.UUID,
+    drawn_at: datetime,
+    seed: str,
+    candidates: Sequence[Candidate],
+    chosen: Sequence[Candidate],
+    seats: int | None,
+    batch_size: int,
+    policy: str,
+    tier_id: uuid.UUID | None = None,
+) -> WaitlistDraw:
+    """The record of one draw (unsaved: `create_lottery_batch` writes it with its offers).
+
+    `eligible` is the arc the draw read, not the whole queue: reading the whole queue
+    would make every batch linear in its length (ADR 0018 says what a member can prove).
+    """
+    return WaitlistDraw(
+        event_id=event.pk,
+        batch_id=batch_id,
+        tier_id=tier_id,
+        drawn_at=drawn_at,
+        seed=seed,
+        algorithm=ALGORITHM,
+        eligible=[token_text(c.token) for c in candidates],
+        party_sizes=[c.party_size for c in candidates],
+        seats=seats,
+        batch_size=batch_size or 0,
+        policy=policy,
+        selected=[token_text(c.token) for c in chosen],
+    )
+
+
+def _insert_sql(objs: Sequence[Model], using: str) -> tuple[str, tuple[Any, ...]]:
+    """One multi-row INSERT of `objs` (keys and timestamps filled in Python), as SQL."""
+    model = type(objs[0])
+    query = InsertQuery(model)
+    query.insert_values(list(model._meta.concrete_fields), list(objs))
+    statements = query.get_compiler(using=using).as_sql()
+    assert len(statements) == 1, "one INSERT per model expected"
+    sql, params = statements[0]
+    return sql, tuple(params)
+
+
+def _insert_together(
+    offers: Sequence[WaitlistOffer], draws: Sequence[WaitlistDraw], using: str = DEFAULT_DB_ALIAS
+) -> None:
+    """Write a batch's offers and its draw records: one statement where the database allows.
+
+    On PostgreSQL a data-modifying WITH runs to completion whether or not the main
+    statement reads it, so `WITH o AS (INSERT offers) INSERT draw` writes both at the
+    cost of one round trip (a2 keeps its 6 statements). SQLite has no such WITH.
+    """
+    connection = connections[using]
+    fields = list(WaitlistOffer._meta.concrete_fields)
+    if connection.ops.bulk_batch_size(fields, offers) < len(offers):
+        # An open-mode batch too big for one statement's parameters: the ORM splits it.
+        WaitlistOffer.objects.using(using).bulk_create(offers)
+        WaitlistDraw.objects.using(using).bulk_create(draws)
+        return
+    offers_sql, offers_params = _insert_sql(offers, using)
+    draw_sql, draw_params = _insert_sql(draws, using)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH new_offers AS ({offers_sql}) {draw_sql}", (*offers_params, *draw_params)
+            )
+        else:
+            cursor.execute(offers_sql, offers_params)
+            cursor.execute(draw_sql, draw_params)
+    for obj in (*offers, *draws):
+        obj._state.adding = False
+        obj._state.db = using
