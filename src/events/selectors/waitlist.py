@@ -162,11 +162,6 @@ def held_seat_count(event_id: uuid.UUID, now: datetime) -> int:
     return sum(held_seats_by_tier(event_id, now).values())
 
 
-def lottery_order() -> list[OrderBy | str]:
-    """Never-rotated members first, drawn at random; rotated ones only when those run out."""
-    return [ROTATED.asc(), "?"]
-
-
 def _rotation_key(field: str | OuterRef) -> Coalesce:
     source = field if isinstance(field, OuterRef) else F(field)
     return Coalesce(source, Value(NEVER_ROTATED))

@@ -82,7 +82,6 @@ def _compiled(order: Callable[[], list[OrderBy | str]]) -> dict[str, CompiledQue
 
 
 _FIFO = _compiled(waitlist_selectors.selection_order)
-_RANDOM = _compiled(waitlist_selectors.lottery_order)
 _FIFO_WITH_HELD = CompiledQuery(_head_with_held, limit=True)
 
 
@@ -121,23 +120,6 @@ def fifo_candidates(
     """
     del now
     return _run(_FIFO, event_id, limit=limit, tier_id=tier_id, any_tier=any_tier)
-
-
-def lottery_random_candidates(
-    event_id: uuid.UUID,
-    *,
-    now: datetime,
-    limit: int,
-    tier_id: uuid.UUID | None = None,
-    any_tier: bool = False,
-) -> list[Candidate]:
-    """`limit` selectable members drawn at random, never-rotated ones first.
-
-    The lottery of the first round (`ORDER BY random()` in the database); the ring draw
-    of issue 12 item 5 replaces it with a recorded, replayable one.
-    """
-    del now
-    return _run(_RANDOM, event_id, limit=limit, tier_id=tier_id, any_tier=any_tier)
 
 
 def fifo_head_and_held(

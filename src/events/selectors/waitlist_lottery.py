@@ -14,13 +14,19 @@ arcs travel as one `UNION ALL` statement compiled once per process (ADR 0006); P
 merges the at most 4 x limit rows into ring order and keeps the first `limit` of each
 part. Selectable means what it means for FIFO (`waitlist.selectable_entries`): no
 PENDING offer, not soft-skipped by an organiser's revoke.
+
+Which queue a read sees (`RingQueue`) is separate from the tier an offer is for: an RSVP
+event reads all its entries; a ticketed event's pass reads one tier's own queue, or only
+the members queued for the whole event when that tier's queue has nobody selectable
+(the routing of `batch_planning.plan_tier_batches`, ADR 0020). Each is its own WHERE,
+so its own compiled statement.
 """
 
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import BigIntegerField, BooleanField, Func, QuerySet, UUIDField
@@ -69,37 +75,68 @@ class _IsFalse(_IsTrue):
     template = "(%(expressions)s) IS FALSE"
 
 
-def _arc(*, rotated: bool, upper: bool, tiered: bool) -> QuerySet[Any, Any]:
+QueueKind = Literal["any", "tier", "event"]
+
+
+@dataclass(frozen=True)
+class RingQueue:
+    """Which entries a read sees: all of the event's (`any`), those queued for one tier
+    (`tier`, with its id) or only those queued for the whole event (`event`, tier NULL)."""
+
+    kind: QueueKind
+    tier_id: uuid.UUID | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind == "tier") != (self.tier_id is not None):
+            raise ValueError("a tier's queue, and only that, names a tier")
+
+
+ALL_ENTRIES = RingQueue("any")
+WHOLE_EVENT_MEMBERS = RingQueue("event")
+
+
+def tier_queue(tier_id: uuid.UUID) -> RingQueue:
+    """The members queued for this tier."""
+    return RingQueue("tier", tier_id)
+
+
+def _arc(*, rotated: bool, upper: bool, queue: QueueKind) -> QuerySet[Any, Any]:
     """One arc of one part: tickets >= start (upper) or < start, ascending, as values()."""
     start = Param("start_rotated" if rotated else "start", BigIntegerField())
     entries = waitlist_selectors.selectable_entries(waitlist_selectors.event_id_param()).filter(
         _IsTrue(ROTATED) if rotated else _IsFalse(ROTATED)
     )
     entries = entries.filter(token__gte=start) if upper else entries.filter(token__lt=start)
-    if tiered:
+    if queue == "tier":
         entries = entries.filter(tier_id=Param("tier_id", UUIDField()))
+    elif queue == "event":
+        entries = entries.filter(tier__isnull=True)
     return entries.order_by("token", "id").values(
         "id", "user_id", "party_size", "tier_id", "token", "last_offer_expired_at"
     )
 
 
-def _arcs(tiered: bool) -> list[CompiledQuery]:
+def _arcs(queue: QueueKind) -> list[CompiledQuery]:
     return [
-        CompiledQuery(partial(_arc, rotated=r, upper=u, tiered=tiered), limit=True)
+        CompiledQuery(partial(_arc, rotated=r, upper=u, queue=queue), limit=True)
         for r in (False, True)
         for u in (True, False)
     ]
 
 
-#: Keyed by "is the read limited to one tier's queue" (a different WHERE, so a second shape).
-_ARCS = {False: _arcs(False), True: _arcs(True)}
-_UNION: dict[tuple[bool, str], str] = {}
+#: Keyed by the queue read (each a different WHERE, so a shape of its own).
+_ARCS: dict[QueueKind, list[CompiledQuery]] = {
+    "any": _arcs("any"),
+    "tier": _arcs("tier"),
+    "event": _arcs("event"),
+}
+_UNION: dict[tuple[QueueKind, str], str] = {}
 
 
-def _union_sql(tiered: bool, using: str, parts: list[str]) -> str:
+def _union_sql(queue: QueueKind, using: str, parts: list[str]) -> str:
     """`SELECT * FROM (arc) UNION ALL ...`: the form both PostgreSQL and SQLite accept for
     members that carry their own ORDER BY and LIMIT."""
-    key = (tiered, using)
+    key = (queue, using)
     found = _UNION.get(key)
     if found is None:
         found = " UNION ALL ".join(
@@ -124,29 +161,27 @@ def ring_candidates(
     start_rotated: int,
     now: datetime,
     limit: int,
-    tier_id: uuid.UUID | None = None,
+    queue: RingQueue = ALL_ENTRIES,
     using: str = DEFAULT_DB_ALIAS,
 ) -> RingRead:
     """The first `limit` selectable entries of each part in ring order (one statement).
 
     `start` is the never-rotated members' start point, `start_rotated` the rotated
-    members'. `tier_id` limits the read to the members queued for that tier; None reads
-    the whole queue of the event.
+    members'. `queue` says whose entries are read (all of the event's by default).
     """
     if limit <= 0:
         return RingRead([], [])
-    tiered = tier_id is not None
-    values = {
+    values: dict[str, Any] = {
         "event_id": event_id,
         "now": now,
         "start": start,
         "start_rotated": start_rotated,
         "limit": limit,
     }
-    if tiered:
-        values["tier_id"] = tier_id
-    bound = [arc.bound(using, values) for arc in _ARCS[tiered]]
-    sql = _union_sql(tiered, using, [compiled.sql for compiled, _ in bound])
+    if queue.kind == "tier":
+        values["tier_id"] = queue.tier_id
+    bound = [arc.bound(using, values) for arc in _ARCS[queue.kind]]
+    sql = _union_sql(queue.kind, using, [compiled.sql for compiled, _ in bound])
     params = [p for _, part in bound for p in part]
     connection = connections[using]
     with connection.cursor() as cursor:

@@ -30,7 +30,7 @@ from events.service.waitlist_service.party_fit import fit_batch
 
 
 class CandidatesFunction(Protocol):
-    """The shape every draw's candidates function has (FIFO, the lottery)."""
+    """The shape of a candidates function (FIFO; a ticketed lottery draws in `tier_lottery`)."""
 
     def __call__(
         self,

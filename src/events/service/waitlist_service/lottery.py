@@ -38,7 +38,9 @@ from django.db.models.sql import InsertQuery
 
 from events.models import Event, WaitlistDraw, WaitlistOffer
 from events.selectors.waitlist_lottery import (
+    ALL_ENTRIES,
     Candidate,
+    RingQueue,
     RingRead,
     ring_candidates,
     ring_distance,
@@ -96,11 +98,11 @@ def lottery_candidates(
     start_rotated: int,
     now: datetime,
     limit: int,
-    tier_id: uuid.UUID | None = None,
+    queue: RingQueue = ALL_ENTRIES,
 ) -> RingRead:
     """The draw's read (a selector): each part's first `limit` selectable entries on its ring."""
     return ring_candidates(
-        event_id, start=start, start_rotated=start_rotated, now=now, limit=limit, tier_id=tier_id
+        event_id, start=start, start_rotated=start_rotated, now=now, limit=limit, queue=queue
     )
 
 
@@ -138,10 +140,23 @@ def replay_draw(  # noqa: PLR0917 - the published signature: the record's fields
 
 @dataclass(frozen=True)
 class LotteryBatch:
-    """What a lottery pass wrote: its offers (empty when nobody fitted) and its records."""
+    """What a draw decided: its offers (empty when nobody fitted) and its records.
 
-    offer_ids: list[uuid.UUID]
+    `found` says whether the read met anyone selectable (a ticketed pass lets members
+    queued for the whole event take a tier's seats only when its own queue has nobody).
+    """
+
+    offers: list[WaitlistOffer]
     draws: list[WaitlistDraw]
+    found: bool = False
+
+    @property
+    def offer_ids(self) -> list[uuid.UUID]:
+        return [offer.pk for offer in self.offers]
+
+    @property
+    def seats(self) -> int:
+        return sum(offer.seats for offer in self.offers)
 
 
 def create_lottery_batch(
@@ -152,15 +167,47 @@ def create_lottery_batch(
     batch_id: uuid.UUID,
     expires_at: datetime,
     now: datetime,
-    tier_id: uuid.UUID | None = None,
     seeds: tuple[str, str] | None = None,
 ) -> LotteryBatch:
-    """Draw, offer and record a lottery batch (the caller holds the Event lock).
+    """Draw, offer and record an RSVP event's lottery batch (the caller holds the Event lock).
 
-    `seeds`: the never-rotated members' draw's and the rotated members' (fresh ones by
-    default; a test may fix them). The first draw that offers anything takes `batch_id`.
     One read and one write on PostgreSQL whatever the queue's length: the offers and
     the records go in one statement (a data-modifying WITH), two on SQLite.
+    """
+    batch = draw_lottery_batch(
+        event,
+        size=size,
+        seats=seats,
+        batch_id=batch_id,
+        expires_at=expires_at,
+        now=now,
+        seeds=seeds,
+    )
+    write_lottery_batches([batch])
+    return batch
+
+
+def draw_lottery_batch(
+    event: Event,
+    *,
+    size: int,
+    seats: int,
+    batch_id: uuid.UUID,
+    expires_at: datetime,
+    now: datetime,
+    queue: RingQueue = ALL_ENTRIES,
+    tier_id: uuid.UUID | None = None,
+    exclude: frozenset[uuid.UUID] = frozenset(),
+    seeds: tuple[str, str] | None = None,
+) -> LotteryBatch:
+    """Draw a lottery batch and its records without writing them (one read).
+
+    `queue` is whose entries the draw reads; `tier_id` the tier whose seats the offers
+    hold (None: each member's own, the RSVP case). `exclude`: users already chosen by
+    an earlier draw of the same pass, read past (the limit grows by as many) and left
+    out of the record: holding an offer, they are no longer selectable.
+    `seeds`: the never-rotated members' draw's and the rotated members' (fresh ones by
+    default; a test may fix them). The first draw that offers anything takes `batch_id`.
     """
     seeds = seeds or (new_seed(), new_seed())
     policy = event.waitlist_party_policy
@@ -170,13 +217,15 @@ def create_lottery_batch(
         start=start_point(seeds[0]),
         start_rotated=start_point(seeds[1]),
         now=now,
-        limit=limit,
-        tier_id=tier_id,
+        limit=limit + len(exclude) if limit else 0,
+        queue=queue,
     )
+    fresh = [c for c in read.fresh if c.user_id not in exclude][:limit]
+    rotated = [c for c in read.rotated if c.user_id not in exclude][:limit]
     offers: list[WaitlistOffer] = []
     draws: list[WaitlistDraw] = []
     seats_left, size_left = seats, size
-    for seed, found in ((seeds[0], read.fresh), (seeds[1], read.rotated)):
+    for seed, found in ((seeds[0], fresh), (seeds[1], rotated)):
         if seats_left <= 0 or size_left <= 0:
             break
         part = found[: candidate_limit(size=size_left, seats=seats_left, policy=policy)]
@@ -206,9 +255,14 @@ def create_lottery_batch(
         # the last never-rotated member: all of them read, and no strict stop before.
         if len(part) >= limit or (policy != FILL and len(chosen) < len(part)):
             break
+    return LotteryBatch(offers, draws, found=bool(fresh or rotated))
+
+
+def write_lottery_batches(batches: Sequence[LotteryBatch]) -> None:
+    """Write the offers and records of a pass's draws together (nothing when none offers)."""
+    offers = [offer for batch in batches for offer in batch.offers]
     if offers:
-        _insert_together(offers, draws)
-    return LotteryBatch([offer.pk for offer in offers], draws)
+        _insert_together(offers, [draw for batch in batches for draw in batch.draws])
 
 
 def _offer(

@@ -3,7 +3,8 @@
 The pass locks the Event row, counts the free seats net of the seats live offers hold
 (and, for a ticketed event, what its tiers on sale can still sell), and offers the next
 members: a FIFO or lottery batch with the event's window, or after the cutoff one
-all-hands batch that reserves nothing. An offer holds its member's whole party
+all-hands batch that reserves nothing. A lottery pass (RSVP or ticketed, `lottery`,
+`tier_lottery`) draws on the ring and records every draw. An offer holds its member's whole party
 (`WaitlistOffer.seats`); who fits is `batch_planning` (the party rule `party_fit`, the
 per-tier queues), the candidates are read by `selectors.waitlist_candidates`, and the
 offers are written in one statement by `offer_batches`; when an offer is of use is
@@ -24,13 +25,10 @@ from events.models import Event, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors import waitlist_candidates
 from events.service.locks import lock_event
-from events.service.waitlist_service.batch_planning import (
-    BatchPlan,
-    CandidatesFunction,
-    plan_tier_batches,
-)
+from events.service.waitlist_service.batch_planning import BatchPlan, plan_tier_batches
 from events.service.waitlist_service.lottery import create_lottery_batch
 from events.service.waitlist_service.offer_batches import insert_cutoff_batch, insert_offers
+from events.service.waitlist_service.tier_lottery import draw_tier_batches
 from events.service.waitlist_service.triggering import (
     notify_offers_on_commit,
     schedule_offer_expiry,
@@ -82,13 +80,6 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     return _rsvp_fifo_pass(event, room, now)
 
 
-def _draw_candidates(event: Event) -> CandidatesFunction:
-    """The candidates function of the event's draw: the one place a draw is chosen."""
-    if event.waitlist_lottery_mode:
-        return waitlist_candidates.lottery_random_candidates
-    return waitlist_candidates.fifo_candidates
-
-
 def _offers_left(event: Event) -> int | None:
     """Batch size counts offers, not seats; 0 is the open mode (no bound but the seats)."""
     return event.waitlist_batch_size or None
@@ -132,7 +123,8 @@ def _lottery_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingR
 
 
 def _ticketed_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
-    """Per tier on sale: its own queue first, then members queued for the whole event."""
+    """Per tier on sale: its own queue first, then members queued for the whole event
+    (FIFO: `batch_planning`; lottery mode: `tier_lottery`, the same routing drawn)."""
     held_by_tier = waitlist_selectors.held_seats_by_tier(event.pk, now)
     held = sum(held_by_tier.values())
     tiers = _tiers_on_sale(event, now)
@@ -143,8 +135,31 @@ def _ticketed_pass(event: Event, room: int, now: datetime) -> WaitlistProcessing
     plan = BatchPlan(seats_left=available, offers_left=_offers_left(event))
     if plan.full:
         return WaitlistProcessingResult("no_spots")
-    plan_tier_batches(event, plan, tiers, held_by_tier, candidates=_draw_candidates(event), now=now)
+    if event.waitlist_lottery_mode:
+        return _ticketed_lottery_pass(event, tiers, held_by_tier, available, now)
+    fifo = waitlist_candidates.fifo_candidates
+    plan_tier_batches(event, plan, tiers, held_by_tier, candidates=fifo, now=now)
     return _write_batch(event, plan, now)
+
+
+def _ticketed_lottery_pass(
+    event: Event,
+    tiers: list[TicketTier],
+    held_by_tier: dict[uuid.UUID | None, int],
+    seats: int,
+    now: datetime,
+) -> WaitlistProcessingResult:
+    """The tiers' routing with each queue's seats drawn on the ring and recorded (ADR 0018):
+    one draw record per queue drawn, tier = the tier served; the result names the first."""
+    expires_at = offer_deadline(event, now)
+    batches = draw_tier_batches(
+        event, tiers, held_by_tier, seats=seats, now=now, expires_at=expires_at
+    )
+    if not batches:
+        return WaitlistProcessingResult("no_eligible_users")
+    offer_ids = [offer_id for batch in batches for offer_id in batch.offer_ids]
+    first = batches[0].draws[0].batch_id
+    return _created(event, offer_ids, first, cutoff=False, expires_at=expires_at)
 
 
 def _tiers_on_sale(event: Event, now: datetime) -> list[TicketTier]:

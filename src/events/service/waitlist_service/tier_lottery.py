@@ -1,0 +1,102 @@
+"""A ticketed event's lottery pass: the per-tier routing of a FIFO pass, drawn on the ring.
+
+A ticketed pass serves each tier on sale in primary-key order (`batch_planning`,
+ADR 0020): the tier's seats go to its own queue first, and members queued for the whole
+event take them only when that queue has nobody selectable. In lottery mode the same
+routing holds, but who is offered within a queue is a provable draw (ADR 0018), never
+`ORDER BY random()`: each queue read is its own draw on the ring, with its own seed and
+`WaitlistDraw` (tier = the tier whose seats it gave), so every record replays on its own
+with `lottery.replay_draw`.
+
+Kept out of `lottery.py` (the algorithm and its record) and `batch_planning.py` (the
+FIFO planner over a bounded head): this module only decides which queue a tier's seats
+are drawn from and how many seats and offers each draw may give. The caller holds the
+Event lock; one ring read per queue drawn and one write for the whole pass, whatever
+the queue's length.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from events.models import Event, TicketTier
+from events.selectors.waitlist_lottery import WHOLE_EVENT_MEMBERS, RingQueue, tier_queue
+from events.service.waitlist_service.lottery import (
+    LotteryBatch,
+    draw_lottery_batch,
+    write_lottery_batches,
+)
+
+
+def draw_tier_batches(
+    event: Event,
+    tiers: list[TicketTier],
+    held_by_tier: dict[uuid.UUID | None, int],
+    *,
+    seats: int,
+    now: datetime,
+    expires_at: datetime,
+) -> list[LotteryBatch]:
+    """Draw each tier's seats on sale in pk order and write every offer and record at once.
+
+    `seats`: what the pass may offer in all (the event's free seats net of the holds,
+    bounded by what the tiers can still sell). The batch size counts offers across the
+    whole pass, as a FIFO pass does (0: open mode, no bound but the seats).
+    """
+    offers_left = event.waitlist_batch_size or None
+    batches: list[LotteryBatch] = []
+    chosen: set[uuid.UUID] = set()
+    for tier in tiers:
+        if seats <= 0 or offers_left == 0:
+            break
+        tier_seats = _tier_seats(tier, held_by_tier, seats)
+        if tier_seats <= 0:
+            continue
+        draw = _TierDraw(event, tier, tier_seats, offers_left, now, expires_at)
+        batch = draw.of(tier_queue(tier.pk))
+        if not batch.found:
+            # Nobody waits for this tier: members queued for the whole event may take its
+            # seats (a member chosen for an earlier tier of this pass is read past).
+            batch = draw.of(WHOLE_EVENT_MEMBERS, exclude=frozenset(chosen))
+        batches.append(batch)
+        chosen.update(offer.user_id for offer in batch.offers)
+        seats -= batch.seats
+        held_by_tier[tier.pk] = held_by_tier.get(tier.pk, 0) + batch.seats
+        if offers_left is not None:
+            offers_left -= len(batch.offers)
+    write_lottery_batches(batches)
+    return [batch for batch in batches if batch.offers]
+
+
+def _tier_seats(tier: TicketTier, held_by_tier: dict[uuid.UUID | None, int], seats: int) -> int:
+    """The tier's remaining quantity less what offers for it hold, within the pass's seats
+    (an unlimited tier: the pass's seats), as `batch_planning._tier_seats` counts them."""
+    if tier.remaining is None:
+        return seats
+    return min(seats, tier.remaining - held_by_tier.get(tier.pk, 0))
+
+
+@dataclass(frozen=True)
+class _TierDraw:
+    """What every draw for one tier's seats shares; `of` draws one queue for them."""
+
+    event: Event
+    tier: TicketTier
+    seats: int
+    offers_left: int | None
+    now: datetime
+    expires_at: datetime
+
+    def of(self, queue: RingQueue, *, exclude: frozenset[uuid.UUID] = frozenset()) -> LotteryBatch:
+        # Open mode: no bound but the seats, and every offer takes one seat at least.
+        return draw_lottery_batch(
+            self.event,
+            size=self.offers_left if self.offers_left is not None else self.seats,
+            seats=self.seats,
+            batch_id=uuid.uuid4(),
+            expires_at=self.expires_at,
+            now=self.now,
+            queue=queue,
+            tier_id=self.tier.pk,
+            exclude=exclude,
+        )
