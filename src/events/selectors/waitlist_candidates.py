@@ -40,6 +40,8 @@ class Candidate:
     party_size: int
     tier_id: uuid.UUID | None
     token: int
+    #: Has the member let an offer lapse (the lottery draws each part on its own ring)?
+    rotated: bool = False
 
 
 def candidate_limit(*, seats: int, batch_size: int | None, policy: str) -> int:

@@ -34,21 +34,10 @@ from django.db.models import BigIntegerField, BooleanField, Func, QuerySet, UUID
 from common.compiled_query import CompiledQuery, Param, _as_dict, _converters
 from events.models.waitlist import ROTATED
 from events.selectors import waitlist as waitlist_selectors
+from events.selectors.waitlist_candidates import Candidate
 
 #: The ring's size: tickets and start points lie in [0, RING).
 RING = 2**63
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A queue entry a batch may offer a seat to (the shape the party rule walks)."""
-
-    entry_id: uuid.UUID
-    user_id: uuid.UUID
-    party_size: int
-    tier_id: uuid.UUID | None
-    token: int
-    rotated: bool = False
 
 
 def ring_distance(token: int, start: int) -> int:

@@ -37,22 +37,17 @@ from django.db.models import Model
 from django.db.models.sql import InsertQuery
 
 from events.models import Event, WaitlistDraw, WaitlistOffer
+from events.selectors.waitlist_candidates import Candidate, candidate_limit
 from events.selectors.waitlist_lottery import (
     ALL_ENTRIES,
-    Candidate,
     RingQueue,
-    RingRead,
     ring_candidates,
     ring_distance,
 )
+from events.service.waitlist_service.offer_batches import new_offer
 from events.service.waitlist_service.party_fit import FILL, fit_batch
 
 ALGORITHM = "encore-ring-v1"
-
-#: Under `fill` a batch passes over parties too large for the seats left; it reads this
-#: many candidates beyond what the seats and the size could take, so its read stays
-#: bounded. Seats the look-ahead could not fill wait for the next pass (a new draw).
-FILL_LOOKAHEAD = 50
 
 
 class DrawMismatch(ValueError):
@@ -78,32 +73,6 @@ def start_point(seed: str) -> int:
 def token_text(token: int) -> str:
     """The form every answer shows a ticket in: 16 hex digits."""
     return format(token, "016x")
-
-
-def candidate_limit(*, size: int | None, seats: int | None, policy: str) -> int:
-    """How many candidates a batch reads: all it could offer, plus the look-ahead under fill.
-
-    Under `strict` every candidate read is offered or ends the batch, and each takes a
-    seat at least, so min(size, seats) suffices exactly.
-    """
-    bounds = [n for n in (size, seats) if n]
-    wanted = min(bounds) if bounds else 0
-    return wanted + (FILL_LOOKAHEAD if policy == FILL else 0)
-
-
-def lottery_candidates(
-    event_id: uuid.UUID,
-    *,
-    start: int,
-    start_rotated: int,
-    now: datetime,
-    limit: int,
-    queue: RingQueue = ALL_ENTRIES,
-) -> RingRead:
-    """The draw's read (a selector): each part's first `limit` selectable entries on its ring."""
-    return ring_candidates(
-        event_id, start=start, start_rotated=start_rotated, now=now, limit=limit, queue=queue
-    )
 
 
 def ring_order(seed: str, tokens: Sequence[str]) -> list[int]:
@@ -211,8 +180,8 @@ def draw_lottery_batch(
     """
     seeds = seeds or (new_seed(), new_seed())
     policy = event.waitlist_party_policy
-    limit = candidate_limit(size=size, seats=seats, policy=policy)
-    read = lottery_candidates(
+    limit = candidate_limit(seats=seats, batch_size=size, policy=policy)
+    read = ring_candidates(
         event.pk,
         start=start_point(seeds[0]),
         start_rotated=start_point(seeds[1]),
@@ -228,7 +197,7 @@ def draw_lottery_batch(
     for seed, found in ((seeds[0], fresh), (seeds[1], rotated)):
         if seats_left <= 0 or size_left <= 0:
             break
-        part = found[: candidate_limit(size=size_left, seats=seats_left, policy=policy)]
+        part = found[: candidate_limit(seats=seats_left, batch_size=size_left, policy=policy)]
         chosen = fit_batch(
             ((c, c.party_size) for c in part), seats=seats_left, batch_size=size_left, policy=policy
         )
@@ -248,7 +217,17 @@ def draw_lottery_batch(
                     tier_id=tier_id,
                 )
             )
-            offers += [_offer(event, c, this_batch, expires_at, tier_id) for c in chosen]
+            offers += [
+                new_offer(
+                    event.pk,
+                    c,
+                    c.tier_id if tier_id is None else tier_id,
+                    batch_id=this_batch,
+                    expires_at=expires_at,
+                    now=now,
+                )
+                for c in chosen
+            ]
             seats_left -= sum(c.party_size for c in chosen)
             size_left -= len(chosen)
         # The rotated members' turn comes only where the party rule would walk on past
@@ -263,26 +242,6 @@ def write_lottery_batches(batches: Sequence[LotteryBatch]) -> None:
     offers = [offer for batch in batches for offer in batch.offers]
     if offers:
         _insert_together(offers, [draw for batch in batches for draw in batch.draws])
-
-
-def _offer(
-    event: Event,
-    candidate: Candidate,
-    batch_id: uuid.UUID,
-    expires_at: datetime,
-    tier_id: uuid.UUID | None,
-) -> WaitlistOffer:
-    """A new PENDING offer for the candidate's party, for their tier or the tier served."""
-    return WaitlistOffer(
-        event_id=event.pk,
-        user_id=candidate.user_id,
-        status=WaitlistOffer.WaitlistOfferStatus.PENDING,
-        expires_at=expires_at,
-        batch_id=batch_id,
-        is_cutoff_batch=False,
-        seats=candidate.party_size,
-        tier_id=candidate.tier_id if tier_id is None else tier_id,
-    )
 
 
 def record_draw(

@@ -121,20 +121,34 @@ def insert_offers(
             is_cutoff_batch=False,
         )
     offers = [
-        WaitlistOffer(
-            id=uuid.uuid4(),
-            event_id=event_id,
-            user_id=candidate.user_id,
-            status=WaitlistOffer.WaitlistOfferStatus.PENDING,
-            expires_at=expires_at,
-            batch_id=batch_id,
-            is_cutoff_batch=False,
-            seats=candidate.party_size,
-            tier_id=tier_id,
-            created_at=now,
-            updated_at=now,
-        )
+        new_offer(event_id, candidate, tier_id, batch_id=batch_id, expires_at=expires_at, now=now)
         for candidate, tier_id in chosen
     ]
     WaitlistOffer.objects.bulk_create(offers)
     return [offer.pk for offer in offers]
+
+
+def new_offer(
+    event_id: uuid.UUID,
+    candidate: Candidate,
+    tier_id: uuid.UUID | None,
+    *,
+    batch_id: uuid.UUID,
+    expires_at: datetime,
+    now: datetime,
+) -> WaitlistOffer:
+    """An unsaved PENDING offer of a batch for the candidate's whole party; `tier_id` is
+    the tier whose seats it holds (None on RSVP events). Written in bulk by the caller."""
+    return WaitlistOffer(
+        id=uuid.uuid4(),
+        event_id=event_id,
+        user_id=candidate.user_id,
+        status=WaitlistOffer.WaitlistOfferStatus.PENDING,
+        expires_at=expires_at,
+        batch_id=batch_id,
+        is_cutoff_batch=False,
+        seats=candidate.party_size,
+        tier_id=tier_id,
+        created_at=now,
+        updated_at=now,
+    )
