@@ -10,7 +10,9 @@ from django.test import Client
 
 from accounts.tests.factories import make_user
 from events.models import Event, WaitlistQueueSample
+from events.selectors.waitlist_stats import QueuePoint
 from web.tests.waitlist.support import Status, active_event, offer, url
+from web.views.waitlist.chart import queue_chart
 
 pytestmark = pytest.mark.django_db
 
@@ -75,8 +77,22 @@ def test_the_figures_and_the_chart(client: Client) -> None:
     )
     points = re.search(r'<polyline points="([^"]*)"', svg)
     assert points is not None
-    assert len(points.group(1).split()) == 5  # three samples, each later one a step
+    coords = points.group(1).split()
+    # Three samples, each later one a step, and the last length held to the right edge.
+    assert len(coords) == 6
+    assert coords[-1].split(",")[0] == "592.0"
     assert "<script" not in svg
+
+
+def test_the_line_is_drawn_until_now_not_squeezed_into_its_first_pixel() -> None:
+    """A burst of joins a minute apart, an hour ago: the line spans the chart."""
+    now = T + timedelta(hours=1)
+    samples = [QueuePoint(at=T + timedelta(minutes=n), length=n + 1) for n in range(3)]
+    chart = queue_chart(samples, "UTC", now=now)
+    assert chart is not None
+    xs = [float(pair.split(",")[0]) for pair in chart.points.split()]
+    assert xs[-1] == 592.0  # the right edge: the last length holds until now
+    assert xs[-2] < 30  # the joins themselves sit at the left, a minute apart
 
 
 def test_before_anything_happened(client: Client) -> None:

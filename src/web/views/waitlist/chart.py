@@ -8,8 +8,9 @@ list), so nothing is only in the picture.
 """
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.human_time import format_human
@@ -48,12 +49,16 @@ def stats_view(stats: WaitlistStats, zone: str) -> StatsView:
     )
 
 
-def queue_chart(samples: list[QueuePoint], zone: str) -> QueueChart | None:
-    """A step line (the length holds until the next sample); None without samples."""
+def queue_chart(
+    samples: list[QueuePoint], zone: str, now: datetime | None = None
+) -> QueueChart | None:
+    """A step line (the length holds until the next sample, the last one until now);
+    None without samples. Drawn to now, so a burst of joins minutes ago does not squeeze
+    the whole line into the chart's first pixel."""
     if not samples:
         return None
     start, end = samples[0].at, samples[-1].at
-    span = max((end - start).total_seconds(), 1.0)
+    span = max((max(now or timezone.now(), end) - start).total_seconds(), 1.0)
     highest = max(point.length for point in samples)
     scale_y = (HEIGHT - 2 * PAD) / max(highest, 1)
     scale_x = (WIDTH - 2 * PAD) / span
@@ -67,8 +72,7 @@ def queue_chart(samples: list[QueuePoint], zone: str) -> QueueChart | None:
         if index:
             coords.append(xy(seconds, samples[index - 1].length))  # the step
         coords.append(xy(seconds, point.length))
-    if len(samples) == 1:
-        coords.append(xy(span, samples[0].length))
+    coords.append(xy(span, samples[-1].length))  # held until now
     first_at, last_at = format_human(start, zone), format_human(end, zone)
     summary = _(
         "Queue length over time: %(first)s on %(first_at)s, %(last)s on %(last_at)s, "
