@@ -70,6 +70,23 @@ def test_a_live_offer_shows_its_deadline_in_the_queue_row(client: Client) -> Non
     assert "Seat held until" in row[: row.index("</tr>")]
 
 
+def test_only_members_without_a_live_offer_can_be_offered_a_seat(client: Client) -> None:
+    """A second offer would be refused (409 pending_offer_exists): no button for it."""
+    event = active_event()
+    holder, waiting = (entry.user for entry in queue(event, 2))
+    offer(event, holder, expires_at=timezone.now() + timedelta(hours=2))
+    client.force_login(event.organization.owner)
+    body = client.get(url(event)).content.decode()
+
+    def row_of(email: str) -> str:
+        row = body[body.index(email) :]
+        return row[: row.index("</tr>")]
+
+    assert "Offer a seat" not in row_of(holder.email)
+    assert "Offer a seat" in row_of(waiting.email)
+    assert "Remove" in row_of(holder.email)
+
+
 def test_the_queue_comes_in_pages_of_50_with_a_next_page_link(client: Client, api: Any) -> None:
     event = active_event()
     entries = queue(event, 53)
