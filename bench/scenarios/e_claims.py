@@ -47,6 +47,7 @@ from bench.registry import Measured, Sample, ScenarioUnavailable, committed_scen
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
+from events.service import claim_function
 from events.service.event_manager.manager import EventManager
 
 CLIENTS = 10
@@ -175,6 +176,11 @@ class LockTenure:
             self.locked_at = time.perf_counter()
         return result
 
+    def add_server_side(self, timing: "claim_function.ClaimTiming | None") -> None:
+        """A one-statement claim's tenure, as the function clocked it (module doc)."""
+        if timing is not None and timing.outcome in {"won", "refused"}:
+            self.records.append((timing.held_ms, timing.outcome == "won"))
+
     def uninstall(self) -> None:
         for name in ("_commit", "_rollback"):
             self.wrapper.__dict__.pop(name, None)
@@ -245,6 +251,9 @@ class ClaimRace:
                 line.wait(timeout=60)
                 with connection.execute_wrapper(tenure):
                     won, queries = self.claim(person)
+                tenure.add_server_side(
+                    claim_function.last_timing.pop(id(connection.connection), None)
+                )
                 outcome: tuple[bool, int, float] | BaseException = (
                     won,
                     queries,
@@ -328,7 +337,7 @@ def _describe_race(samples: Sequence[Sample]) -> str:
     return (
         f"{rate:.0f} claims/s ({rate * SEATS / RACERS:.0f} won/s, {SEATS}/{RACERS} won "
         f"every run) = {ratio:.2f} x e0; lock held {won} per win, {refused} per refusal "
-        f"under the lock; queries = one winning claim, to its COMMIT"
+        f"under the lock (one-statement claims: server-side clock_timestamp() from after the FOR UPDATE to the function's end); queries = one winning claim, to its COMMIT (one-statement path: all its statements)"
     )
 
 

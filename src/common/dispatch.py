@@ -39,6 +39,7 @@ same timing, and a failure logged with `what`, never raised. No module of `src/`
 import functools
 import json
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -131,8 +132,15 @@ def is_registered(task_name: str) -> bool:
     module (Celery's lazy autodiscovery), at run time, not at import time: a service never
     imports a task module, and the outbox publishes by name alone."""
     if task_name not in current_app.tasks:
-        _discover_tasks()
+        # One thread discovers, the others wait for it: a thread arriving while the
+        # import is under way would find the registry half filled (seen with 60 claimers
+        # finishing at once outside a transaction, ADR 0022).
+        with _DISCOVERY:
+            _discover_tasks()
     return task_name in current_app.tasks
+
+
+_DISCOVERY = threading.Lock()
 
 
 @functools.cache

@@ -21,7 +21,12 @@ from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
 from events.models.rsvp import RSVP_GUESTS_MAX
 from events.selectors.locked_check import LockedCheck, locked_check
-from events.service import claim_statements, event_notifications, waitlist_service
+from events.service import (
+    claim_function,
+    claim_statements,
+    event_notifications,
+    waitlist_service,
+)
 from events.service.locks import adjust_attendee_count, lock_event, lock_event_row
 
 YES = EventRSVP.Status.YES
@@ -67,6 +72,12 @@ class EventManager:
                 metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
         with capacity.refusals_detailed_after_release():
+            if answer == YES and claim_function.usable():
+                # The hot claim in one statement (ADR 0022); an existing RSVP says None.
+                now = timezone.now()
+                rsvp = claim_function.claim_new_rsvp(self.event, self.user_id, guests or 0, now)
+                if rsvp is not None:
+                    return rsvp
             return self._write_rsvp(answer, guests)
 
     @transaction.atomic

@@ -52,17 +52,40 @@ def claim_offer_for_registration(
             # post_delete would do, before the entry goes (offer rows first).
             revoke_offer_of_removed_entry(event.pk, user_id)
         delete_queue_entry(event.pk, user_id)
+    after_claim(
+        event.pk,
+        user_id,
+        offer_id=check.pending_offer_id,
+        claimed=claimed,
+        left_queue=check.on_waitlist,
+        now=now,
+    )
+    return claimed
+
+
+def after_claim(
+    event_id: uuid.UUID,
+    user_id: uuid.UUID,
+    *,
+    offer_id: uuid.UUID | None,
+    claimed: bool,
+    left_queue: bool,
+    now: datetime,
+) -> None:
+    """What a claim leaves for after the commit, shared by the Python claim and the one
+    statement claim (`events.service.claim_function`): the queue sample when the member
+    left the queue, and for a claimed offer the log line, the defensive nudge and the
+    metric. Outside a transaction each runs at once (`dispatch`)."""
+    if left_queue:
         # The statistics' sample costs a count of the queue: after the commit, not
         # under the lock every racer waits for.
-        event_id = event.pk
         dispatch.call_after_commit(
             "waitlist queue sample", lambda: record_queue_length(event_id, now)
         )
     if claimed:
         logger.info(
             "waitlist offer claimed",
-            extra={"event_id": str(event.pk), "offer_id": str(check.pending_offer_id)},
+            extra={"event_id": str(event_id), "offer_id": str(offer_id)},
         )
-        enqueue_waitlist_processing(event.pk)  # defensive nudge
+        enqueue_waitlist_processing(event_id)  # defensive nudge
         metrics.count(metrics.OFFERS_CLAIMED)
-    return claimed

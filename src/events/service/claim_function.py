@@ -1,0 +1,108 @@
+"""The hot claim in one statement: a new RSVP YES through `encore_claim_rsvp` (ADR 0022).
+
+Why: the Python claim (`EventManager._write_rsvp`) held the Event row lock across about
+six round trips (lock, check, insert, count, offer, queue entry, COMMIT); with many
+claimers in one process every return from the database also waited for the interpreter
+lock, and every other claimer of the event waited for both. The PL/pgSQL function
+(migration 0012, `events/sql/claim_rsvp.sql`) takes the lock, applies the same rule as
+`capacity.assert_capacity_locked` and does the same writes, and runs in autocommit, so
+the lock ends with the statement: it is held for the arithmetic and the writes only.
+
+When it is used (`usable`): PostgreSQL, and no transaction open on the connection. A
+caller inside `transaction.atomic` keeps the Python path, so its rollback still undoes
+the claim and its tests keep their semantics. The API views are not wrapped (the project
+does not use ATOMIC_REQUESTS, ADR 0003), so requests take this path. An RSVP that already
+exists (a change of answer or of guests) is not claimed here: the function says so
+(`has_rsvp`, nothing written) and the caller runs the Python path.
+
+After the statement the after-commit work of the Python path runs, through the same
+functions (`dispatch` runs it at once outside a transaction); a refusal is raised as the
+same `RefusedUnderLock` the Python path raises, detailed by the caller after the release.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection, transaction
+
+from events.eligibility import capacity
+from events.models import Event, EventRSVP
+from events.selectors.locked_check import LockedCheck
+from events.service import event_notifications
+from events.service.waitlist_service.claims import after_claim
+from events.service.waitlist_service.triggering import enqueue_waitlist_processing
+
+YES = EventRSVP.Status.YES
+_CALL = "SELECT * FROM encore_claim_rsvp(%s, %s, %s, %s, %s)"
+
+
+@dataclass(frozen=True)
+class ClaimTiming:
+    """Server-side clock of the last claim on this thread's connection: the lock was
+    granted at `locked_at` and the function ended at `finished_at` (its statement, and so
+    the lock, ends right after). Read by the bench (e1)."""
+
+    locked_at: datetime
+    finished_at: datetime
+    outcome: str  # 'won', 'refused', 'has_rsvp', 'no_event'
+
+    @property
+    def held_ms(self) -> float:
+        return (self.finished_at - self.locked_at).total_seconds() * 1000
+
+
+#: The last claim's timing per connection object, for the bench (set on every call).
+last_timing: dict[int, ClaimTiming] = {}
+
+
+def usable() -> bool:
+    """PostgreSQL, and no transaction around us (see the module docstring)."""
+    return connection.vendor == "postgresql" and not transaction.get_connection().in_atomic_block
+
+
+def claim_new_rsvp(
+    event: Event, user_id: uuid.UUID, guests: int, now: datetime
+) -> EventRSVP | None:
+    """Register a new YES with `guests` in one statement; None when the user already has
+    an RSVP (nothing written: the caller takes the Python path). Raises `RefusedUnderLock`
+    when the event has no room, and Event.DoesNotExist for an unknown event."""
+    rsvp_id = uuid.uuid4()
+    with connection.cursor() as cursor:
+        cursor.execute(_CALL, [event.pk, user_id, rsvp_id, guests, now])
+        row = cursor.fetchone()
+    (outcome, attendees, cap, held, overrides, on_waitlist, offer_id, claimed, revoked,
+     locked_at, finished_at) = row  # fmt: skip
+    last_timing[id(connection.connection)] = ClaimTiming(locked_at, finished_at, outcome)
+    if outcome == "no_event":
+        raise Event.DoesNotExist(f"no event {event.pk}")
+    if outcome == "has_rsvp":
+        return None
+    check = LockedCheck(
+        attendee_count=attendees,
+        effective_capacity=cap,
+        held=held,
+        overrides=overrides,
+        on_waitlist=on_waitlist,
+        pending_offer_id=offer_id,
+        rsvp_id=None,
+        rsvp_status=None,
+        rsvp_guests=0,
+    )
+    if outcome == "refused":
+        capacity.assert_capacity_locked(event, user_id, 1 + guests, now=now, check=check)
+        raise AssertionError("encore_claim_rsvp refused what the Python rule allows")
+    event.attendee_count = attendees
+    if revoked:
+        enqueue_waitlist_processing(event.pk)  # the revoked offer's seats go on
+    after_claim(
+        event.pk, user_id, offer_id=offer_id, claimed=claimed, left_queue=on_waitlist, now=now
+    )
+    event_notifications.notify_rsvp_answered(event.pk, user_id, YES)
+    rsvp = EventRSVP(
+        id=rsvp_id, event=event, user_id=user_id, status=YES, guests=guests,
+        created_at=now, updated_at=now,
+    )  # fmt: skip
+    rsvp._state.adding = False
+    rsvp._state.db = "default"
+    return rsvp

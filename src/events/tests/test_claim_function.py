@@ -1,0 +1,175 @@
+"""The hot claim as one statement on PostgreSQL (`claim_function`, ADR 0022).
+
+Outside a transaction (as the API calls it) a new RSVP YES is registered by one call of
+`encore_claim_rsvp`: the lock, the capacity rule and the writes in one statement, so the
+lock is held only while the database does the arithmetic. What the user sees is what the
+Python path gives: the same wins, the same detailed refusals, the same rows.
+"""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from accounts.tests.factories import make_user
+from events.errors import EligibilityRefused
+from events.models import Event, EventRSVP, EventWaitList, Invitation, WaitlistOffer
+from events.service.event_manager.manager import EventManager
+from events.tests.factories import fill_with_rsvps
+from events.tests.waitlist_races_support import offer, queue, waitlist_event
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+Status = WaitlistOffer.WaitlistOfferStatus
+YES = EventRSVP.Status.YES
+WRITES = ("INSERT", "UPDATE", "DELETE")
+
+
+def _fresh(event: Event) -> Event:
+    return Event.objects.select_related("organization", "venue").get(pk=event.pk)
+
+
+def _claim_sql(captured: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def _written_table(statement: str) -> str | None:
+    """The table an INSERT INTO / UPDATE / DELETE FROM writes, else None."""
+    words = statement.split()
+    if words[0] == "UPDATE":
+        return words[1]
+    if words[0] in ("INSERT", "DELETE"):
+        return words[2]
+    return None
+
+
+def test_a_new_rsvp_claim_is_one_statement_and_does_everything_the_python_claim_did():
+    event = waitlist_event(5)
+    claimer = make_user()
+    queue(event, [make_user(), claimer])
+    own = offer(event, claimer, expires_in=timedelta(hours=1))
+    manager = EventManager(claimer, _fresh(event))
+
+    with CaptureQueriesContext(connection) as captured:
+        rsvp = manager.rsvp(YES)
+
+    sql = _claim_sql(captured)
+    claims = [s for s in sql if "encore_claim_rsvp" in s]
+    assert len(claims) == 1
+    call = sql.index(claims[0])
+    # Before it only the gates read; after it only the after-commit work runs (queue
+    # sample, notices, the nudge): nothing else writes the claim's rows or locks the event.
+    assert [s for s in sql[:call] if s.split()[0] in WRITES or "FOR UPDATE" in s] == []
+    claim_tables = {'"events_eventrsvp"', '"events_eventwaitlist"', '"events_event"'}
+    assert [s for s in sql[call + 1 :] if _written_table(s) in claim_tables] == []
+    assert EventRSVP.objects.get(pk=rsvp.pk).status == YES
+    own.refresh_from_db()
+    assert own.status == Status.CLAIMED and own.claimed_at is not None
+    assert not EventWaitList.objects.filter(event=event, user=claimer).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 1
+
+
+def test_inside_a_transaction_the_python_path_keeps_its_rollback():
+    event = waitlist_event(5)
+    person = make_user()
+    with (
+        CaptureQueriesContext(connection) as captured,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        EventManager(person, _fresh(event)).rsvp(YES)
+        raise RuntimeError("the caller gives up")
+    assert not any("encore_claim_rsvp" in s for s in _claim_sql(captured))
+    assert not EventRSVP.objects.filter(event=event).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 0
+
+
+def test_a_party_takes_its_guests_seats_and_is_refused_when_they_do_not_fit():
+    event = waitlist_event(5)
+    fill_with_rsvps(event, 2)
+    first, second = make_user(), make_user()
+
+    EventManager(first, _fresh(event)).rsvp(YES, guests=2)  # 3 seats: full now
+    assert Event.objects.get(pk=event.pk).attendee_count == 5
+    assert EventRSVP.objects.get(event=event, user=first).guests == 2
+
+    with pytest.raises(EligibilityRefused) as no:
+        EventManager(second, _fresh(event)).rsvp(YES, guests=1, by_staff=True)
+    assert no.value.code == "event_is_full"
+    assert not EventRSVP.objects.filter(event=event, user=second).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 5
+
+
+def test_an_invitation_that_overrides_capacity_registers_into_a_full_event():
+    event = waitlist_event(2)
+    fill_with_rsvps(event, 2)
+    guest = make_user()
+    Invitation.objects.create(event=event, user=guest, overrides_max_attendees=True)
+
+    EventManager(guest, _fresh(event)).rsvp(YES, by_staff=True)
+
+    assert EventRSVP.objects.get(event=event, user=guest).status == YES
+    assert Event.objects.get(pk=event.pk).attendee_count == 3
+
+
+def test_a_lapsed_pending_offer_is_revoked_when_its_holder_registers():
+    event = waitlist_event(5)
+    member = make_user()
+    queue(event, [member])
+    lapsed = offer(event, member, expires_in=timedelta(minutes=-5))
+
+    EventManager(member, _fresh(event)).rsvp(YES, by_staff=True)
+
+    lapsed.refresh_from_db()
+    assert lapsed.status == Status.REVOKED
+    assert lapsed.revoked_reason == WaitlistOffer.RevokedReason.ENTRY_DELETED
+    assert not EventWaitList.objects.filter(event=event, user=member).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 1
+
+
+def test_a_refusal_reads_as_the_python_paths_refusal():
+    """The same full event, refused once through the function and once inside a
+    transaction (the Python path): the user is told the same thing."""
+    event = waitlist_event(3)
+    fill_with_rsvps(event, 2)
+    holder, caller = make_user(), make_user()
+    queue(event, [holder, caller])
+    offer(event, holder, expires_in=timedelta(hours=1))
+    offer(event, caller, expires_in=timedelta(hours=3), is_cutoff_batch=True)
+
+    def refusal(wrap: bool) -> dict[str, Any]:
+        manager = EventManager(caller, _fresh(event))
+        with pytest.raises(EligibilityRefused) as no:
+            if wrap:
+                with transaction.atomic():
+                    manager.rsvp(YES, by_staff=True)
+            else:
+                manager.rsvp(YES, by_staff=True)
+        answer = no.value.eligibility
+        return {
+            "status": no.value.status_code,
+            "reason": answer.reason_code,
+            "next_step": answer.next_step,
+            "held": answer.pending_offers_count,
+            "position": answer.waitlist_position,
+            "next_batch_at": answer.next_batch_at,
+            "own_offer": answer.active_offer_expires_at,
+        }
+
+    through_function, through_python = refusal(False), refusal(True)
+    assert through_function == through_python
+    assert through_function["reason"] == "on_waitlist_waiting_for_batch"
+    assert not EventRSVP.objects.filter(event=event, user=caller).exists()
+
+
+def test_a_change_of_answer_goes_the_python_way_and_still_counts_seats():
+    event = waitlist_event(5)
+    person = make_user()
+    EventManager(person, _fresh(event)).rsvp(EventRSVP.Status.NO)
+
+    EventManager(person, _fresh(event)).rsvp(YES, guests=1)
+
+    assert EventRSVP.objects.get(event=event, user=person).seats == 2
+    assert Event.objects.get(pk=event.pk).attendee_count == 2
