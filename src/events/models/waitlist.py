@@ -27,6 +27,25 @@ def new_lottery_ticket() -> int:
     return secrets.randbits(63)
 
 
+def party_seats_field() -> models.PositiveSmallIntegerField:
+    """A party's seats, 1..WAITLIST_PARTY_MAX: what an entry queues for and its offer holds."""
+    return models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(WAITLIST_PARTY_MAX)]
+    )
+
+
+def waitlist_tier_field(related_name: str) -> models.ForeignKey:
+    """The tier an entry waits for, or an offer holds; NULL = any seat of the event."""
+    return models.ForeignKey(
+        TicketTier,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name=related_name,
+        db_index=False,
+    )
+
+
 class EventWaitList(TimeStampedModel):
     """The queue: one row per (event, user); `created_at` defines FIFO order.
 
@@ -43,18 +62,9 @@ class EventWaitList(TimeStampedModel):
     )
     last_offer_expired_at = models.DateTimeField(null=True, blank=True, editable=False)
     #: Seats the member queues for (their party), 1..the event's `waitlist_max_party_size`.
-    party_size = models.PositiveSmallIntegerField(
-        default=1, validators=[MinValueValidator(1), MaxValueValidator(WAITLIST_PARTY_MAX)]
-    )
+    party_size = party_seats_field()
     #: The tier the member waits for on a ticketed event; NULL = any seat of the event.
-    tier = models.ForeignKey(
-        TicketTier,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="waitlist_entries",
-        db_index=False,
-    )
+    tier = waitlist_tier_field("waitlist_entries")
     #: Opaque per-entry value: the member's lottery ticket, shown to them and in draws.
     token = models.BigIntegerField(default=new_lottery_ticket, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)  # ordered by waitlist_selection_order
@@ -115,18 +125,9 @@ class WaitlistOffer(TimeStampedModel):
     claimed_at = models.DateTimeField(null=True, blank=True)
     is_cutoff_batch = models.BooleanField(default=False)
     #: Seats the offer holds: the member's party size when it was made.
-    seats = models.PositiveSmallIntegerField(
-        default=1, validators=[MinValueValidator(1), MaxValueValidator(WAITLIST_PARTY_MAX)]
-    )
+    seats = party_seats_field()
     #: The tier a per-tier offer is for; NULL = any tier (or an RSVP event).
-    tier = models.ForeignKey(
-        TicketTier,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="waitlist_offers",
-        db_index=False,
-    )
+    tier = waitlist_tier_field("waitlist_offers")
     #: Set when the holder declined (EXPIRED with `declined_at`): they stay queued.
     declined_at = models.DateTimeField(null=True, blank=True)
     revoked_reason = models.CharField(max_length=16, choices=RevokedReason.choices, blank=True)
