@@ -1,5 +1,5 @@
 from events.models.event import Event
-from events.models.event_series import EventSeries, EventSeriesFollow
+from events.models.event_series import EventSeries, EventSeriesFollow, EventSeriesSlug
 from events.models.invitation import Invitation
 from events.models.organization import (
     Blacklist,
@@ -23,6 +23,7 @@ __all__ = [
     "EventRSVP",
     "EventSeries",
     "EventSeriesFollow",
+    "EventSeriesSlug",
     "EventWaitList",
     "Invitation",
     "Organization",

@@ -3,6 +3,9 @@
 A recurring series is a `RecurrenceRule` plus a DRAFT template event every occurrence is
 cloned from. `last_generated_until` is the generation cursor: every occurrence of the
 rule up to it has been materialised or excluded (`exdates`, UTC ISO instants).
+`rdates` are one-off extra dates (RFC 5545 RDATE, UTC ISO instants) materialised like the
+rule's own. A series split "from this date on" points back with `continues`; a renamed
+series keeps its old public slugs in `EventSeriesSlug`, so old links redirect.
 """
 
 from django.conf import settings
@@ -38,6 +41,17 @@ class EventSeries(TimeStampedModel):
     exdates = models.JSONField(
         default=list, blank=True, help_text="UTC ISO instants excluded or cancelled."
     )
+    rdates = models.JSONField(
+        default=list, blank=True, help_text="UTC ISO instants added to the rule (RDATE)."
+    )
+    continues = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="continued_by",
+        help_text="The series this one took over from (a split).",
+    )
     is_active = models.BooleanField(default=True, help_text="False pauses generation.")
     auto_publish = models.BooleanField(
         default=False, help_text="Occurrences are created open instead of draft."
@@ -56,6 +70,26 @@ class EventSeries(TimeStampedModel):
 
     def __str__(self) -> str:
         return self.name
+
+
+class EventSeriesSlug(TimeStampedModel):
+    """A slug a series had before a rename: its public URL redirects to the current one."""
+
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="former_series_slugs"
+    )
+    series = models.ForeignKey(EventSeries, on_delete=models.CASCADE, related_name="former_slugs")
+    slug = models.SlugField(max_length=160)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "slug"], name="unique_former_series_slug"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
 
 
 class EventSeriesFollow(TimeStampedModel):
