@@ -19,6 +19,7 @@ from events.models import (
     EventRSVP,
     EventSeries,
     EventSeriesFollow,
+    EventSeriesSlug,
     EventWaitList,
     Invitation,
     Organization,
@@ -113,7 +114,22 @@ class EventSeriesAdmin(admin.ModelAdmin):
     list_display = ["name", "organization", "slug", "is_active", "auto_publish"]
     list_filter = ["is_active", "auto_publish"]
     search_fields = ["name", "slug"]
-    readonly_fields = ["template_event", "recurrence_rule", "exdates", "last_generated_until"]
+    readonly_fields = [
+        "template_event",
+        "recurrence_rule",
+        "exdates",
+        "rdates",
+        "continues",
+        "last_generated_until",
+    ]
+
+
+@admin.register(EventSeriesSlug)
+class EventSeriesSlugAdmin(ReadOnlyAdmin):
+    """Former slugs are written by the rename itself; the admin only shows them."""
+
+    list_display = ["slug", "series", "organization", "created_at"]
+    search_fields = ["slug", "series__name"]
 
 
 @admin.register(RecurrenceRule)

@@ -41,6 +41,14 @@ def send_event_notification_task(
     )
 
 
+@shared_task(name="events.send_rsvp_confirmation")
+def send_rsvp_confirmation_task(event_id: str, user_id: str, status: str) -> int:
+    """After commit: one person's RSVP confirmation (`rsvp_confirmation`)."""
+    return event_notifications.send_rsvp_confirmation(
+        uuid.UUID(event_id), uuid.UUID(user_id), status
+    )
+
+
 # -- the advanced waitlist (seed 000) ----------------------------------------------------------
 @shared_task(name="events.process_waitlist_for_event")
 def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ built on it.
 
 import uuid
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
@@ -16,8 +17,10 @@ from django.db.models.functions import Concat
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from common.compiled_query import CompiledInsert, CompiledQuery, Param
+from common import compiled_query
+from common.compiled_query import CompiledInsert, CompiledQuery, Param, RowsInsert
 from common.db_functions import RandomUUID
+from common.models import OutboxMessage
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +113,85 @@ def test_random_uuid_gives_a_distinct_version_4_key_per_row() -> None:
     assert len(set(keys)) == 64
     assert all(isinstance(key, uuid.UUID) for key in keys)
     assert {(key.version, key.variant) for key in keys} == {(4, uuid.RFC_4122)}
+
+
+# -- RowsInsert ----------------------------------------------------------------------------
+def _messages(count: int, **fields: Any) -> list[OutboxMessage]:
+    return [
+        OutboxMessage(task_name=f"task-{i}", args=[i, "x"], kwargs={"n": i}, **fields)
+        for i in range(count)
+    ]
+
+
+def _run(insert: RowsInsert, objs: list[OutboxMessage]) -> str:
+    sql, params = insert.statement(objs, "default")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    return sql
+
+
+def _stored() -> list[tuple[Any, ...]]:
+    return list(
+        OutboxMessage.objects.order_by("task_name").values_list(
+            "task_name", "args", "kwargs", "queue", "attempts", "sent_at"
+        )
+    )
+
+
+@pytest.mark.parametrize("count", [1, 4])
+def test_rows_insert_writes_what_bulk_create_writes_and_compiles_a_shape_once(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    OutboxMessage.objects.bulk_create(_messages(count, queue="bulk", attempts=2))
+    expected = _stored()
+    OutboxMessage.objects.all().delete()
+    insert = RowsInsert()
+    compiles: list[int] = []
+    original = compiled_query._compile_insert
+
+    def counted(*args: Any) -> tuple[str, tuple[Any, ...]]:
+        compiles.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(compiled_query, "_compile_insert", counted)
+
+    before = timezone.now()
+    first = _run(insert, _messages(count, queue="bulk", attempts=2))
+    assert _stored() == expected
+    OutboxMessage.objects.all().delete()
+    second = _run(insert, _messages(count, queue="bulk", attempts=2))
+
+    assert _stored() == expected
+    assert first == second and len(compiles) == 1  # the second batch reused the text
+    stamps = OutboxMessage.objects.values_list("created_at", "updated_at")
+    assert all(created >= before and updated >= before for created, updated in stamps)
+
+
+def test_rows_insert_keeps_rows_that_differ_in_every_column_apart() -> None:
+    insert = RowsInsert()
+    for _ in range(2):  # compiled, then cached
+        OutboxMessage.objects.all().delete()
+        objs = [
+            OutboxMessage(task_name="same", queue=f"q{i}", attempts=i, args=[i]) for i in range(3)
+        ]
+        objs[1].sent_at = timezone.now()
+        _run(insert, objs)
+        rows = OutboxMessage.objects.order_by("attempts").values_list(
+            "pk", "queue", "attempts", "args", "sent_at"
+        )
+        assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
+            (o.pk, o.queue, o.attempts, o.args) for o in objs
+        ]
+        assert [r[4] is not None for r in rows] == [False, True, False]
+
+
+def test_rows_insert_hands_a_batch_holding_an_expression_to_django() -> None:
+    insert = RowsInsert()
+    _run(insert, _messages(2))
+    OutboxMessage.objects.all().delete()
+    objs = _messages(2)
+    objs[0].queue = Concat(Value("crit"), Value("ical"))
+
+    _run(insert, objs)
+
+    assert sorted(OutboxMessage.objects.values_list("queue", flat=True)) == ["", "critical"]

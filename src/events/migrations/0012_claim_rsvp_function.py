@@ -10,7 +10,10 @@ from pathlib import Path
 from django.db import migrations
 
 SQL = Path(__file__).resolve().parent.parent / "sql" / "claim_rsvp.sql"
-DROP = "DROP FUNCTION IF EXISTS encore_claim_rsvp(uuid, uuid, uuid, integer, timestamptz);"
+DROP = (
+    "DROP FUNCTION IF EXISTS encore_claim_rsvp(uuid, uuid, uuid, integer, timestamptz);"
+    " DROP FUNCTION IF EXISTS encore_capacity_limit(integer, integer);"
+)
 
 
 def create_function(apps, schema_editor):

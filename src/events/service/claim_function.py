@@ -20,11 +20,12 @@ functions (`dispatch` runs it at once outside a transaction); a refusal is raise
 same `RefusedUnderLock` the Python path raises, detailed by the caller after the release.
 """
 
+import json
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, NoReturn
 
-from django.db import connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from events.eligibility import capacity
 from events.models import Event, EventRSVP
@@ -35,25 +36,39 @@ from events.service.waitlist_service.triggering import enqueue_waitlist_processi
 
 YES = EventRSVP.Status.YES
 _CALL = "SELECT * FROM encore_claim_rsvp(%s, %s, %s, %s, %s)"
+#: The MESSAGE of the function's refusal under the lock (it rolls back; see the SQL file).
+REFUSED = "encore_claim_refused"
 
 
-@dataclass(frozen=True)
-class ClaimTiming:
-    """Server-side clock of the last claim on this thread's connection: the lock was
-    granted at `locked_at` and the function ended at `finished_at` (its statement, and so
-    the lock, ends right after). Read by the bench (e1)."""
-
-    locked_at: datetime
-    finished_at: datetime
-    outcome: str  # 'won', 'refused', 'has_rsvp', 'no_event'
-
-    @property
-    def held_ms(self) -> float:
-        return (self.finished_at - self.locked_at).total_seconds() * 1000
+def refused_under_the_lock(error: DatabaseError) -> dict[str, Any] | None:
+    """The numbers of a refusal the function decided under the lock (the JSON DETAIL of
+    its `encore_claim_refused`), or None when `error` is anything else."""
+    cause = error.__cause__
+    diag = getattr(cause, "diag", None)
+    if diag is None or diag.message_primary != REFUSED or not diag.message_detail:
+        return None
+    numbers: dict[str, Any] = json.loads(diag.message_detail)
+    return numbers
 
 
-#: The last claim's timing per connection object, for the bench (set on every call).
-last_timing: dict[int, ClaimTiming] = {}
+def _refuse(
+    event: Event, user_id: uuid.UUID, guests: int, now: datetime, numbers: dict[str, Any]
+) -> NoReturn:
+    """Raise the Python rule's `RefusedUnderLock` for the numbers the function decided on
+    (its details are read by the caller, after the release)."""
+    check = LockedCheck(
+        attendee_count=numbers["attendee_count"],
+        effective_capacity=numbers["effective_capacity"],
+        held=numbers["held"],
+        overrides=False,
+        on_waitlist=bool(numbers["on_waitlist"]),
+        pending_offer_id=None,
+        rsvp_id=None,
+        rsvp_status=None,
+        rsvp_guests=0,
+    )
+    capacity.assert_capacity_locked(event, user_id, 1 + guests, now=now, check=check)
+    raise AssertionError("encore_claim_rsvp refused what the Python rule allows")
 
 
 def usable() -> bool:
@@ -68,30 +83,38 @@ def claim_new_rsvp(
     an RSVP (nothing written: the caller takes the Python path). Raises `RefusedUnderLock`
     when the event has no room, and Event.DoesNotExist for an unknown event."""
     rsvp_id = uuid.uuid4()
-    with connection.cursor() as cursor:
-        cursor.execute(_CALL, [event.pk, user_id, rsvp_id, guests, now])
-        row = cursor.fetchone()
-    (outcome, attendees, cap, held, overrides, on_waitlist, offer_id, claimed, revoked,
-     locked_at, finished_at) = row  # fmt: skip
-    last_timing[id(connection.connection)] = ClaimTiming(locked_at, finished_at, outcome)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(_CALL, [event.pk, user_id, rsvp_id, guests, now])
+            row = cursor.fetchone()
+    except IntegrityError:
+        # The caller's own parallel request registered first (see the SQL file): nothing
+        # was written here, and the Python path sees that RSVP.
+        return None
+    except DatabaseError as error:
+        numbers = refused_under_the_lock(error)
+        if numbers is None:
+            raise
+        _refuse(event, user_id, guests, now, numbers)
+    (
+        outcome,
+        attendees,
+        cap,
+        held,
+        _overrides,
+        on_waitlist,
+        offer_id,
+        claimed,
+        revoked,
+        *_clock,
+    ) = row  # fmt: skip  (arrived_at, locked_at, finished_at: read by the bench)
     if outcome == "no_event":
         raise Event.DoesNotExist(f"no event {event.pk}")
     if outcome == "has_rsvp":
         return None
-    check = LockedCheck(
-        attendee_count=attendees,
-        effective_capacity=cap,
-        held=held,
-        overrides=overrides,
-        on_waitlist=on_waitlist,
-        pending_offer_id=offer_id,
-        rsvp_id=None,
-        rsvp_status=None,
-        rsvp_guests=0,
-    )
     if outcome == "refused":
-        capacity.assert_capacity_locked(event, user_id, 1 + guests, now=now, check=check)
-        raise AssertionError("encore_claim_rsvp refused what the Python rule allows")
+        numbers = {"attendee_count": attendees, "effective_capacity": cap, "held": held}
+        _refuse(event, user_id, guests, now, {**numbers, "on_waitlist": on_waitlist})
     event.attendee_count = attendees
     if revoked:
         enqueue_waitlist_processing(event.pk)  # the revoked offer's seats go on

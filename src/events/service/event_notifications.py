@@ -86,9 +86,13 @@ def notify_tickets_cancelled(ticket_ids: Iterable[uuid.UUID]) -> None:
 
 
 def notify_rsvp_answered(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -> None:
-    """`status` is the answer given now (a later answer sends its own confirmation)."""
-    answer = str(status)
-    _after_commit("rsvp_confirmation", lambda: send_rsvp_confirmation(event_id, user_id, answer))
+    """`status` is the answer given now (a later answer sends its own confirmation).
+
+    From a task, not in the request: the confirmation is a notification with its
+    preferences and deliveries (some twenty statements), which a registration's answer
+    need not wait for, and in a rush for the last seats each winner's request would
+    spend that time in the web process every other claimer shares (quality.md e1)."""
+    dispatch.after_commit("events.send_rsvp_confirmation", str(event_id), str(user_id), str(status))
 
 
 def _after_commit(notification_type: str, send: Callable[[], object]) -> None:

@@ -6,6 +6,8 @@ lock is held only while the database does the arithmetic. What the user sees is 
 Python path gives: the same wins, the same detailed refusals, the same rows.
 """
 
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -15,8 +17,9 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
 from events.errors import EligibilityRefused
-from events.models import Event, EventRSVP, EventWaitList, Invitation, WaitlistOffer
+from events.models import Event, EventRSVP, EventWaitList, Invitation, Venue, WaitlistOffer
 from events.service.event_manager.manager import EventManager
+from events.service.locks import lock_event_row
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_races_support import offer, queue, waitlist_event
 
@@ -129,11 +132,13 @@ def test_a_lapsed_pending_offer_is_revoked_when_its_holder_registers():
     assert Event.objects.get(pk=event.pk).attendee_count == 1
 
 
-def test_a_refusal_reads_as_the_python_paths_refusal():
-    """The same full event, refused once through the function and once inside a
-    transaction (the Python path): the user is told the same thing."""
+@pytest.mark.parametrize("attendees", [2, 3])
+def test_a_refusal_reads_as_the_python_paths_refusal(attendees: int):
+    """The same full event (by a held seat, or by its attendees), refused once through
+    the function (on its snapshot, before any lock) and once inside a transaction (the
+    Python path): the user is told the same thing."""
     event = waitlist_event(3)
-    fill_with_rsvps(event, 2)
+    fill_with_rsvps(event, attendees)
     holder, caller = make_user(), make_user()
     queue(event, [holder, caller])
     offer(event, holder, expires_in=timedelta(hours=1))
@@ -160,8 +165,138 @@ def test_a_refusal_reads_as_the_python_paths_refusal():
 
     through_function, through_python = refusal(False), refusal(True)
     assert through_function == through_python
-    assert through_function["reason"] == "on_waitlist_waiting_for_batch"
+    assert through_function["held"] == 1
+    if attendees == 2:
+        assert through_function["reason"] == "on_waitlist_waiting_for_batch"
     assert not EventRSVP.objects.filter(event=event, user=caller).exists()
+
+
+# -- what may change between the function's first read and its lock ------------------------
+def _while_the_claim_waits_for_the_lock(event: Event, claim: Any, meanwhile: Any) -> Any:
+    """Hold the Event row lock on another connection, start `claim` in this thread's
+    place (a thread of its own), and once it waits for the lock run `meanwhile` in the
+    locking transaction and commit: the claim's reads before its lock miss that write."""
+    locked, result = threading.Event(), {}
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                lock_event_row(event.pk)
+                locked.set()
+                if not _a_backend_waits_on_a_lock():
+                    result["holder"] = "the claim never waited for the lock"
+                    return
+                meanwhile()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    assert locked.wait(10)
+    answer = claim()
+    thread.join(15)
+    assert "holder" not in result, result["holder"]
+    return answer
+
+
+def _a_backend_waits_on_a_lock(timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.01)
+    return False
+
+
+def test_an_offer_issued_while_the_claim_waited_is_the_one_it_claims():
+    event = waitlist_event(5)
+    member = make_user()
+    queue(event, [member])
+    issued: list[WaitlistOffer] = []
+
+    rsvp = _while_the_claim_waits_for_the_lock(
+        event,
+        lambda: EventManager(member, _fresh(event)).rsvp(YES, by_staff=True),
+        lambda: issued.append(offer(event, member, expires_in=timedelta(hours=1))),
+    )
+
+    assert rsvp.status == YES
+    issued[0].refresh_from_db()
+    assert issued[0].status == Status.CLAIMED  # not revoked as a lapsed one would be
+    assert not EventWaitList.objects.filter(event=event, user=member).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 1
+
+
+def test_the_last_seat_taken_while_the_claim_waited_is_refused_under_the_lock():
+    """The snapshot had room, the lock has none: the function refuses by rolling back
+    (no commit to flush while others wait), and the answer is the Python path's."""
+    event = waitlist_event(3)
+    fill_with_rsvps(event, 2)
+    late, quick = make_user(), make_user()
+
+    def quick_takes_the_last_seat() -> None:
+        EventRSVP.objects.create(event=event, user=quick, status=YES)
+        Event.objects.filter(pk=event.pk).update(attendee_count=3)
+
+    with CaptureQueriesContext(connection) as captured, pytest.raises(EligibilityRefused) as no:
+        _while_the_claim_waits_for_the_lock(
+            event,
+            lambda: EventManager(late, _fresh(event)).rsvp(YES, by_staff=True),
+            quick_takes_the_last_seat,
+        )
+
+    assert len([s for s in _claim_sql(captured) if "encore_claim_rsvp" in s]) == 1
+    assert not any("FOR UPDATE" in s for s in _claim_sql(captured))  # no Python path
+    with pytest.raises(EligibilityRefused) as python, transaction.atomic():
+        EventManager(late, _fresh(event)).rsvp(YES, by_staff=True)
+    assert no.value.code == python.value.code == "event_is_full"
+    assert no.value.eligibility == python.value.eligibility
+    assert not EventRSVP.objects.filter(event=event, user=late).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 3
+
+
+def test_the_same_users_parallel_registration_is_answered_by_the_python_path():
+    """The caller's other request registered while this one waited: the function's
+    INSERT meets the unique (event, user) pair, writes nothing, and the Python path
+    answers with the RSVP that exists; the seat is counted once."""
+    event = waitlist_event(5)
+    person = make_user()
+
+    def the_other_request() -> None:
+        EventRSVP.objects.create(event=event, user=person, status=YES)
+        Event.objects.filter(pk=event.pk).update(attendee_count=1)
+
+    rsvp = _while_the_claim_waits_for_the_lock(
+        event, lambda: EventManager(person, _fresh(event)).rsvp(YES), the_other_request
+    )
+
+    assert rsvp.status == YES
+    assert EventRSVP.objects.filter(event=event, user=person).count() == 1
+    assert Event.objects.get(pk=event.pk).attendee_count == 1
+
+
+def test_a_smaller_venue_set_while_the_claim_waited_is_the_capacity_it_checks():
+    event = waitlist_event(0)  # capacity from the venue only
+    fill_with_rsvps(event, 2)
+    roomy = Venue.objects.create(organization=event.organization, name="Hall", capacity=10)
+    small = Venue.objects.create(organization=event.organization, name="Room", capacity=2)
+    Event.objects.filter(pk=event.pk).update(venue=roomy)
+    person = make_user()
+
+    with pytest.raises(EligibilityRefused) as no:
+        _while_the_claim_waits_for_the_lock(
+            event,
+            lambda: EventManager(person, _fresh(event)).rsvp(YES, by_staff=True),
+            lambda: Event.objects.filter(pk=event.pk).update(venue=small),
+        )
+
+    assert no.value.code == "event_is_full"
+    assert not EventRSVP.objects.filter(event=event, user=person).exists()
 
 
 def test_a_change_of_answer_goes_the_python_way_and_still_counts_seats():

@@ -30,12 +30,10 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model
-from django.db.models.sql import InsertQuery
 
+from common.compiled_query import RowsInsert
 from events.models import Event, WaitlistDraw, WaitlistOffer
 from events.selectors.waitlist_candidates import Candidate, candidate_limit
 from events.selectors.waitlist_lottery import (
@@ -278,15 +276,8 @@ def record_draw(
     )
 
 
-def _insert_sql(objs: Sequence[Model], using: str) -> tuple[str, tuple[Any, ...]]:
-    """One multi-row INSERT of `objs` (keys and timestamps filled in Python), as SQL."""
-    model = type(objs[0])
-    query = InsertQuery(model)
-    query.insert_values(list(model._meta.concrete_fields), list(objs))
-    statements = query.get_compiler(using=using).as_sql()
-    assert len(statements) == 1, "one INSERT per model expected"
-    sql, params = statements[0]
-    return sql, tuple(params)
+#: The offers' and records' INSERTs, compiled once per batch size (ADR 0006).
+_INSERTS = RowsInsert()
 
 
 def _insert_together(
@@ -305,8 +296,8 @@ def _insert_together(
         WaitlistOffer.objects.using(using).bulk_create(offers)
         WaitlistDraw.objects.using(using).bulk_create(draws)
         return
-    offers_sql, offers_params = _insert_sql(offers, using)
-    draw_sql, draw_params = _insert_sql(draws, using)
+    offers_sql, offers_params = _INSERTS.statement(offers, using)
+    draw_sql, draw_params = _INSERTS.statement(draws, using)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(
