@@ -9,16 +9,25 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
 from django.db import connection
-from django.db.models import CharField, DateTimeField, F, Value
+from django.db.models import CharField, DateTimeField, F, IntegerField, Value
 from django.db.models.functions import Concat
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from common import compiled_query
-from common.compiled_query import CompiledInsert, CompiledQuery, Param, RowsInsert
+from common.compiled_query import (
+    CompiledInsert,
+    CompiledInstances,
+    CompiledQuery,
+    Param,
+    RowsInsert,
+)
 from common.db_functions import RandomUUID
 from common.models import OutboxMessage
 
@@ -195,3 +204,38 @@ def test_rows_insert_hands_a_batch_holding_an_expression_to_django() -> None:
     _run(insert, objs)
 
     assert sorted(OutboxMessage.objects.values_list("queue", flat=True)) == ["", "critical"]
+
+
+# -- CompiledInstances -----------------------------------------------------------------------
+def _log_entries() -> tuple[LogEntry, LogEntry]:
+    user = get_user_model().objects.create_user(email="ops@encore.test", password="x" * 12)
+    kind = ContentType.objects.get_for_model(Group)
+    typed = LogEntry.objects.create(
+        user=user, content_type=kind, object_id="1", object_repr="g", action_flag=1
+    )
+    untyped = LogEntry.objects.create(user=user, object_repr="none", action_flag=2)
+    return typed, untyped
+
+
+def test_compiled_instances_answer_what_the_queryset_answers_with_its_joined_rows() -> None:
+    typed, untyped = _log_entries()
+    entries = CompiledInstances(
+        lambda: LogEntry.objects.select_related("user", "content_type").filter(
+            pk=Param("entry_id", IntegerField())
+        )
+    )
+
+    for wanted in (typed, untyped, typed):  # compiled once, run three times
+        with CaptureQueriesContext(connection) as captured:
+            (found,) = entries.all(entry_id=wanted.pk)
+            user: Any = found.user
+            expected = LogEntry.objects.select_related("user", "content_type").get(pk=wanted.pk)
+            joined = (user.get_username(), found.content_type)  # joined: no query
+        assert len(captured.captured_queries) == 2
+        assert [getattr(found, f.attname) for f in LogEntry._meta.concrete_fields] == [
+            getattr(expected, f.attname) for f in LogEntry._meta.concrete_fields
+        ]
+        expected_user: Any = expected.user
+        assert joined == (expected_user.get_username(), expected.content_type)
+        assert found._state.adding is False and found._state.db == "default"
+    assert entries.all(entry_id=-1) == []

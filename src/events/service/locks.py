@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import F, IntegerField, UUIDField
 
-from common.compiled_query import CompiledQuery, CompiledWrite, Param
+from common.compiled_query import CompiledInstances, CompiledQuery, CompiledWrite, Param
 from events.models import Event, EventSeries, TicketTier
 
 
@@ -31,14 +31,25 @@ def lock_series(series_id: uuid.UUID) -> EventSeries:
     )
 
 
-def lock_event(event_id: uuid.UUID) -> Event:
-    """Lock the Event row first; raises Event.DoesNotExist for an unknown id."""
-    assert transaction.get_connection().in_atomic_block, "lock_event needs a transaction"
-    return (
+_LOCK_EVENT = CompiledInstances(
+    lambda: (
         Event.objects.select_for_update(of=("self",))
         .select_related("organization", "venue")
-        .get(pk=event_id)
+        .filter(pk=Param("event_id", UUIDField()))
     )
+)
+
+
+def lock_event(event_id: uuid.UUID) -> Event:
+    """Lock the Event row first, with its organisation and venue; raises
+    Event.DoesNotExist for an unknown id. Compiled once per process (ADR 0006): every
+    waitlist pass and offer operation starts here (quality.md a1-a3)."""
+    assert transaction.get_connection().in_atomic_block, "lock_event needs a transaction"
+    found = _LOCK_EVENT.all(event_id=event_id)
+    if not found:
+        raise Event.DoesNotExist(f"no event {event_id}")
+    event: Event = found[0]
+    return event
 
 
 _LOCK_EVENT_ROW = CompiledQuery(
