@@ -285,12 +285,18 @@ def plan_series_change(series: EventSeries, change: SeriesChange, now: datetime)
 
 
 def _changed_rule(rule: RecurrenceRule, changes: Mapping[str, Any]) -> RecurrenceRule:
-    """An unsaved copy of the rule with the changes, normalised and validated (400)."""
+    """An unsaved copy of the rule with the changes, normalised and validated (400).
+
+    The field checks and `clean()` (which covers the table's two CHECK constraints)
+    run in Python: the constraints are not re-queried, so a preview costs no query here.
+    """
     check_rule_fields(changes)
     changed = copy.copy(rule)
+    if not changes:
+        return changed
     for name, value in changes.items():
         setattr(changed, name, value)
-    changed.full_clean()
+    changed.full_clean(validate_unique=False, validate_constraints=False)
     return changed
 
 
