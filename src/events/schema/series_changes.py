@@ -33,7 +33,7 @@ class RecurrenceChangeFieldsSchema(RecurrencePatchFieldsSchema):
 class SeriesChangeSchema(SeriesRecurrencePatchSchema):
     """`{recurrence?, duration?, stale?, auto_publish?, generation_window_weeks?}`."""
 
-    recurrence: RecurrenceChangeFieldsSchema | None = None  # type: ignore[assignment]
+    recurrence: RecurrenceChangeFieldsSchema | None = None
     duration: MinutesOrIsoDuration | None = Field(
         None, description="ISO 8601 (PT1H30M) or an integer of minutes"
     )
