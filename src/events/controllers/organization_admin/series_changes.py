@@ -3,16 +3,17 @@
 `POST .../event-series/{id}/preview` takes the recurrence PATCH body and answers what the
 PATCH would do, writing nothing: the same planning function runs for both
 (`recurrence_service.changes`). Permission `edit_event_series`; another organisation's
-series is a 404.
+series is a 404. Throttled like the writes: it is as costly as the PATCH's planning.
 """
 
 import uuid
 from typing import Any
 
 from ninja_extra import api_controller, route
+from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
-from common.api import error_responses
+from common.api import WriteThrottle, error_responses
 from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
 from events.models import StaffPermission
 from events.schema.series_changes import SeriesChangeSchema, SeriesPreviewSchema
@@ -29,6 +30,7 @@ class OrganizationAdminSeriesChangesController(OrganizationAdminController):
         response={200: SeriesPreviewSchema, **ERRORS},
         by_alias=True,
     )
+    @throttle(WriteThrottle)
     def preview(self, slug: str, series_id: uuid.UUID, payload: SeriesChangeSchema) -> Any:
         """What the recurrence PATCH with this body would create, move and leave stale."""
         series = access_series_admin(
