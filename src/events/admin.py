@@ -118,8 +118,8 @@ class EventSeriesAdmin(admin.ModelAdmin):
 
 @admin.register(RecurrenceRule)
 class RecurrenceRuleAdmin(ReadOnlyAdmin):
-    """Read-only: a cadence change goes through `update_series_recurrence`, which resets
-    the generation cursor."""
+    """Read-only: a cadence change goes through the series routes
+    (`recurrence_service.apply_series_change`), which move, keep or cancel occurrences."""
 
     list_display = ["rrule_string", "frequency", "interval", "timezone", "dtstart"]
 
