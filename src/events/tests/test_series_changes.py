@@ -119,6 +119,16 @@ class TestTimeOfDay:
         assert EventRSVP.objects.filter(event=moving[0], user=guest, status="yes").exists()
         assert WaitlistOffer.objects.get(pk=offer.pk).status == offer.status
 
+    def test_a_time_already_passed_today_leaves_todays_occurrence_stale(self, clock):
+        series = vienna_series(utc(2026, 1, 5, 17), weeks=4)  # Mondays 18:00
+        clock.move_to(utc(2026, 1, 12, 11))  # Monday 12:00: today's class is still ahead
+        today, *later = [e for e in occurrences(series) if e.start > utc(2026, 1, 12)]
+        plan = preview(series, rule_changes={"dtstart": utc(2026, 1, 5, 9)})  # to 10:00
+        assert [entry.event_id for entry in plan.stale] == [today.pk]
+        assert sorted(m.event_id for m in plan.moved) == sorted(e.pk for e in later)
+        apply(series, rule_changes={"dtstart": utc(2026, 1, 5, 9)})
+        assert Event.objects.get(pk=today.pk).start == today.start
+
     def test_a_rescan_after_the_move_creates_nothing(self, clock):
         series = vienna_series(utc(2026, 1, 5, 9))
         clock.move_to(utc(2026, 1, 20))

@@ -12,7 +12,7 @@ was generated for, `scheduled_start`, else its start):
 1. a slot that is still an instant of the series stays where it is;
 2. otherwise the new rule's instant on the same local date takes it: a time-of-day change
    moves the occurrence to the new time that day (wall clock in the series' zone, so a
-   DST switch between dtstart and the date changes nothing);
+   DST switch between dtstart and the date changes nothing), unless that time has passed;
 3. otherwise (the date left the rule) a future, unmodified, not-cancelled occurrence is
    stale: kept or cancelled (`stale`), exactly what drift reports afterwards.
 
@@ -167,12 +167,14 @@ class _Matching:
     def __init__(
         self,
         rows: Sequence[_Row],
+        *,
         expected: set[datetime],
         excluded: set[datetime],
         new_by_date: Mapping[date, datetime],
         old_zone: str,
+        now: datetime,
     ) -> None:
-        self.expected, self.excluded = expected, excluded
+        self.expected, self.excluded, self.now = expected, excluded, now
         self.new_by_date, self.old_zone = new_by_date, old_zone
         self.claimed: set[datetime] = set()
         self.new_slots: dict[uuid.UUID, datetime] = {}
@@ -200,7 +202,8 @@ class _Matching:
         for row in movers:
             if row.pk not in targets:
                 target = self.same_day(row.slot)
-                if target is not None and self.claim(target):
+                # never into the past: "10:00 from now on" at 10:30 leaves today stale
+                if target is not None and target >= self.now and self.claim(target):
                     targets[row.pk] = target
         return targets
 
@@ -233,7 +236,14 @@ def plan_series_change(series: EventSeries, change: SeriesChange, now: datetime)
     excluded = set(moved_exdates) if schedule_changed else exdates
     expected = set(series_instants(series, rule, low, high)) - excluded
 
-    matching = _Matching(rows, expected, excluded, new_by_date, old_rule.timezone)
+    matching = _Matching(
+        rows,
+        expected=expected,
+        excluded=excluded,
+        new_by_date=new_by_date,
+        old_zone=old_rule.timezone,
+        now=now,
+    )
     movers = [row for row in rows if not row.stays]
     targets = matching.targets(movers)
     moved = [
