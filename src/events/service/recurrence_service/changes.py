@@ -212,9 +212,9 @@ class _Matching:
 def plan_series_change(series: EventSeries, change: SeriesChange, now: datetime) -> ChangePlan:
     """The plan of `change` on `series` (rule and template loaded); writes nothing.
 
-    Two queries whatever the number of occurrences: the occurrences near and after now
-    (with their queue lengths) and, through the rule, nothing more. A refused value is a
-    400 `invalid` before anything is computed.
+    One query whatever the number of occurrences (the caller has loaded the series with
+    its rule and template): the occurrences from a day before now on, with their queue
+    lengths. A refused value is a 400 `invalid` before that query runs.
     """
     old_rule, template = rule_of(series), template_of(series)
     rule = _changed_rule(old_rule, change.rule_changes)
