@@ -7,7 +7,9 @@ instants, so a pass from empty materialises 156 occurrences (and 156 tiers).
 - c1: the first pass, from an empty series (each run rolled back to empty);
 - c2: a second pass right after the first: the cursor is at the horizon, nothing to do;
 - c3: a second pass after a cursor reset (as a cadence or window change does): the
-  whole 52 weeks are rescanned and every occurrence already exists.
+  whole 52 weeks are rescanned and every occurrence already exists;
+- c4: the preview of a cadence change to Tue/Thu on that series: every occurrence is
+  stale and the Tuesdays and Thursdays of the window would be created; nothing written.
 """
 
 from datetime import timedelta
@@ -102,5 +104,27 @@ def rescan_pass() -> Measured:
 
     def call() -> object:
         return _check(recurrence_service.generate_series_events(series), 0)
+
+    return call
+
+
+@scenario(
+    "c4",
+    "preview_series_change, Mon/Wed/Fri → Tue/Thu",
+    data=f"{DATA}; 156 occurrences, 156 stale, 104 created",
+)
+def change_preview() -> Measured:
+    series = build_series("c4")
+    _check(recurrence_service.generate_series_events(series), EXPECTED)
+    change = recurrence_service.SeriesChange(rule_changes={"weekdays": [1, 3]})
+    loaded = EventSeries.objects.select_related("recurrence_rule", "template_event").get(
+        pk=series.pk
+    )
+
+    def call() -> object:
+        plan = recurrence_service.preview_series_change(loaded, change)
+        assert len(plan.stale) == EXPECTED, f"expected {EXPECTED} stale, got {len(plan.stale)}"
+        assert len(plan.created) == 2 * WEEKS, f"expected {2 * WEEKS} created"
+        return plan
 
     return call

@@ -134,8 +134,8 @@ class EventSeriesSlugAdmin(ReadOnlyAdmin):
 
 @admin.register(RecurrenceRule)
 class RecurrenceRuleAdmin(ReadOnlyAdmin):
-    """Read-only: a cadence change goes through `update_series_recurrence`, which resets
-    the generation cursor."""
+    """Read-only: a cadence change goes through the series routes
+    (`recurrence_service.apply_series_change`), which move, keep or cancel occurrences."""
 
     list_display = ["rrule_string", "frequency", "interval", "timezone", "dtstart"]
 

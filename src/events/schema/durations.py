@@ -7,7 +7,7 @@ same value; input accepts either form.
 from datetime import timedelta
 from typing import Annotated
 
-from pydantic import PlainSerializer, WithJsonSchema
+from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
 
 def _iso_duration(value: timedelta) -> str:
@@ -36,4 +36,41 @@ IsoDuration = Annotated[
     timedelta,
     PlainSerializer(_iso_duration, return_type=str),
     WithJsonSchema({"type": "string", "format": "duration", "examples": ["PT2H"]}),
+]
+
+
+def _minutes_or_iso(value: object) -> object:
+    """An integer is a number of minutes; text must be ISO 8601 (`PT1H30M`). Anything
+    else (`"1h"`, `90.5`, `true`) is refused with the two accepted forms named, instead
+    of pydantic's own reading (an integer as seconds, `"01:30:00"` as a clock)."""
+    if isinstance(value, bool):
+        raise ValueError(DURATION_FORMS)
+    if isinstance(value, int):
+        if abs(value) > _MINUTES_MAX:
+            raise ValueError(DURATION_FORMS)
+        return timedelta(minutes=value)
+    if isinstance(value, str) and value.lstrip("+-").upper().startswith("P"):
+        return value
+    if isinstance(value, timedelta):
+        return value
+    raise ValueError(DURATION_FORMS)
+
+
+#: Far beyond any event; keeps `timedelta(minutes=...)` from overflowing (a 500).
+_MINUTES_MAX = 10**7
+DURATION_FORMS = "Give the duration as ISO 8601 (e.g. PT1H30M) or as a number of minutes (90)."
+
+#: A length of time as an organiser types it: ISO 8601 text or an integer of minutes.
+MinutesOrIsoDuration = Annotated[
+    IsoDuration,
+    BeforeValidator(_minutes_or_iso),
+    WithJsonSchema(
+        {
+            "oneOf": [
+                {"type": "string", "format": "duration"},
+                {"type": "integer", "description": "minutes"},
+            ],
+            "examples": ["PT1H30M", 90],
+        }
+    ),
 ]

@@ -23,9 +23,9 @@ from events.schema.series import (
     GenerateSchema,
     SeriesCreateSchema,
     SeriesDetail,
-    SeriesRecurrencePatchSchema,
     TemplatePatchSchema,
 )
+from events.schema.series_changes import SeriesChangeDetail, SeriesChangeSchema
 from events.selectors import event_admin as admin_selectors
 from events.selectors.series import access_series_admin, admin_events, series_detail
 from events.service import recurrence_service
@@ -77,20 +77,22 @@ class OrganizationAdminRecurringEventsController(OrganizationAdminController):
         update = recurrence_service.update_template(series, payload.changes(), propagate)
         return admin_selectors.event_detail(self._caller(), update.template.pk)
 
-    @route.patch(SERIES + "/recurrence", response={200: SeriesDetail, **ERRORS})
+    @route.patch(SERIES + "/recurrence", response={200: SeriesChangeDetail, **ERRORS})
     @throttle(WriteThrottle)
     def update_recurrence(
-        self, slug: str, series_id: uuid.UUID, payload: SeriesRecurrencePatchSchema
+        self, slug: str, series_id: uuid.UUID, payload: SeriesChangeSchema
     ) -> EventSeries:
+        """Rule, time of day, duration, window; regenerates in the same call (one plan
+        with `/preview`); answers the detail with `last_change`."""
         series = self._series(slug, series_id)
-        changes = payload.rule_changes()
-        recurrence_service.update_series_recurrence(
-            series,
-            changes,
-            auto_publish=payload.auto_publish,
-            generation_window_weeks=payload.generation_window_weeks,
-        )
-        return self._detail(series)
+        applied = recurrence_service.apply_series_change(series, payload.change())
+        detail = self._detail(series)
+        detail.last_change = {  # type: ignore[attr-defined]
+            "created": applied.created,
+            "moved": applied.moved,
+            "cancelled": applied.cancelled,
+        }
+        return detail
 
     @route.post(SERIES + "/cancel-occurrence", response={200: SeriesDetail, **ERRORS})
     @throttle(WriteThrottle)

@@ -10,6 +10,7 @@ directly, never through this file.
 | `generation` | the rolling window and the one pass that materialises occurrences |
 | `occurrences` | one occurrence: the clone of the template, its slug, exdates |
 | `cadence` | editing the recurrence rule and the window (resets the cursor) |
+| `changes` | a change of cadence, time of day or duration: planned, previewed, applied |
 | `drift` | occurrences off the current cadence, and cancelling them |
 | `cancellation` | cancelling one occurrence for good (an exdate) |
 | `propagation` | template edits pushed onto future occurrences |
@@ -23,6 +24,14 @@ per domain.md.
 from events.series_errors import NotAnOccurrence, NotARecurringSeries
 from events.service.recurrence_service.cadence import check_rule_fields, update_series_recurrence
 from events.service.recurrence_service.cancellation import CancelledOccurrence, cancel_occurrence
+from events.service.recurrence_service.changes import (
+    AppliedChange,
+    ChangePlan,
+    SeriesChange,
+    apply_series_change,
+    plan_series_change,
+    preview_series_change,
+)
 from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
 from events.service.recurrence_service.generation import (
     GenerationWindow,
@@ -58,12 +67,16 @@ from events.service.recurrence_service.series_parts import rule_of, template_of
 __all__ = [
     "PROPAGATABLE_FIELDS",
     "PROPAGATION_SCOPES",
+    "AppliedChange",
     "CancelledOccurrence",
+    "ChangePlan",
     "GenerationWindow",
     "NotARecurringSeries",
     "NotAnOccurrence",
     "Occurrence",
+    "SeriesChange",
     "TemplateUpdate",
+    "apply_series_change",
     "cancel_occurrence",
     "cancel_stale_occurrences",
     "check_rule_fields",
@@ -82,6 +95,8 @@ __all__ = [
     "materialize_occurrences",
     "occurrence_slugs",
     "pause_series",
+    "plan_series_change",
+    "preview_series_change",
     "resume_series",
     "rule_of",
     "template_of",

@@ -65,25 +65,18 @@ def generate_series_events(
     series: EventSeries, until_override: datetime | None = None
 ) -> list[Event]:
     """Materialise the rule's occurrences up to the horizon; returns the new events."""
-    if not _can_generate(series):
+    if not can_generate(series):
         return []
     _check_until_override(until_override, timezone.now())
     with transaction.atomic():
         locked = lock_series(series.pk)
-        if not _can_generate(locked):
+        if not can_generate(locked):
             return []
         now = timezone.now()
         window = generation_window(locked, now, until_override)
         created = _materialize_window(locked, window)
-        EventSeries.objects.filter(pk=locked.pk).update(
-            last_generated_until=window.horizon, updated_at=now
-        )
+        finish_pass(locked, window, created, now)
         series.last_generated_until = window.horizon
-        metrics.count(metrics.SERIES_GENERATION_PASSES, created=str(bool(created)).lower())
-        if created:
-            series_notifications.notify_series_events_generated(
-                locked.pk, [event.pk for event in created]
-            )
     logger.info(
         "series generation pass",
         extra={
@@ -137,7 +130,24 @@ def generation_window(
     return GenerationWindow(start_from=min(start_from, horizon), horizon=horizon)
 
 
-def _can_generate(series: EventSeries) -> bool:
+def finish_pass(
+    series: EventSeries, window: GenerationWindow, created: Sequence[Event], now: datetime
+) -> None:
+    """Steps 5 and 6 of a pass (the caller holds the series lock): the cursor moves to
+    the horizon with the occurrences, and the digest is sent once they commit. A series
+    change (`changes`) ends its pass here too."""
+    EventSeries.objects.filter(pk=series.pk).update(
+        last_generated_until=window.horizon, updated_at=now
+    )
+    series.last_generated_until = window.horizon
+    metrics.count(metrics.SERIES_GENERATION_PASSES, created=str(bool(created)).lower())
+    if created:
+        series_notifications.notify_series_events_generated(
+            series.pk, [event.pk for event in created]
+        )
+
+
+def can_generate(series: EventSeries) -> bool:
     return bool(
         series.is_active
         and series.recurrence_rule_id is not None

@@ -2,10 +2,10 @@
 
 "Edit template" is `PATCH …/event-series/{id}/template?propagate=…`'s service
 (`recurrence_service.update_template`); the cadence form is `PATCH …/recurrence`'s
-(`recurrence_service.update_series_recurrence`), with the builder's rule fields and the
-same "Next dates" preview. Both need `edit_event_series`. The rule's first date and
-time stay (the PATCH cannot change `dtstart` either); occurrences already created keep
-their dates, and the series page lists those off the new cadence as stale.
+(`recurrence_service.apply_series_change`, stale dates kept), with the builder's rule
+fields and the same "Next dates" preview. Both need `edit_event_series`. The form keeps
+the rule's first date and time; the new cadence's dates are created at once, and the
+series page lists the occurrences off it as stale.
 """
 
 import uuid
@@ -87,12 +87,12 @@ def edit_cadence(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
     if request.method == "POST" and "preview" not in request.POST:
         if form.is_valid():
             try:
-                recurrence_service.update_series_recurrence(
-                    series,
-                    form.rule_changes(),
+                change = recurrence_service.SeriesChange(
+                    rule_changes=form.rule_changes(),
                     auto_publish=form.cleaned_data["auto_publish"],
                     generation_window_weeks=form.cleaned_data["weeks_ahead"],
                 )
+                recurrence_service.apply_series_change(series, change)
             except SERVICE_REFUSALS as exc:
                 add_service_errors(form, exc)
             else:
