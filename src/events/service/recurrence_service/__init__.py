@@ -15,6 +15,8 @@ directly, never through this file.
 | `propagation` | template edits pushed onto future occurrences |
 | `lifecycle` | creating, pausing, resuming and deleting a series |
 | `series_parts` | the rule and the template every operation needs |
+| `extra_dates` | one-off extra dates (RDATE): adding and removing them |
+| `split` | this and following: a series ends before a date, a new one takes over |
 
 Every administration function locks the series row first, then Event rows (pk order),
 per domain.md.
@@ -24,6 +26,7 @@ from events.series_errors import NotAnOccurrence, NotARecurringSeries
 from events.service.recurrence_service.cadence import check_rule_fields, update_series_recurrence
 from events.service.recurrence_service.cancellation import CancelledOccurrence, cancel_occurrence
 from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
+from events.service.recurrence_service.extra_dates import add_extra_date, remove_extra_date
 from events.service.recurrence_service.generation import (
     GenerationWindow,
     dispatch_series_generation,
@@ -54,16 +57,20 @@ from events.service.recurrence_service.propagation import (
     update_template,
 )
 from events.service.recurrence_service.series_parts import rule_of, template_of
+from events.service.recurrence_service.split import STALE_CHOICES, SeriesSplit, split_series
 
 __all__ = [
     "PROPAGATABLE_FIELDS",
     "PROPAGATION_SCOPES",
+    "STALE_CHOICES",
     "CancelledOccurrence",
     "GenerationWindow",
     "NotARecurringSeries",
     "NotAnOccurrence",
     "Occurrence",
+    "SeriesSplit",
     "TemplateUpdate",
+    "add_extra_date",
     "cancel_occurrence",
     "cancel_stale_occurrences",
     "check_rule_fields",
@@ -82,8 +89,10 @@ __all__ = [
     "materialize_occurrences",
     "occurrence_slugs",
     "pause_series",
+    "remove_extra_date",
     "resume_series",
     "rule_of",
+    "split_series",
     "template_of",
     "update_series_recurrence",
     "update_template",
