@@ -32,3 +32,10 @@ class SeriesPaused(Conflict):
 
     default_code = "series_paused"
     default_detail = "The series is paused; resume it before adding dates."
+
+
+class SeriesContinued(Conflict):
+    """A split series ends at its `until`: dates after it belong to its continuation."""
+
+    default_code = "series_continued"
+    default_detail = "This series continues as another series after its end; add the date there."

@@ -9,7 +9,8 @@ those knowing about this module. What is left here is the organiser's two acts:
   cancelled one) is refused with 400 `already_an_occurrence`, so a stored extra date is
   always one the rule would not produce by itself (and a later cadence change cannot
   keep a date alive behind the organiser's back); the same extra date twice is a no-op.
-  A date up to the generation cursor or inside the window is materialised at once (the
+  After the end of a series that was split, a date belongs to its continuation (409
+  `series_continued`). A date up to the generation cursor or inside the window is materialised at once (the
   next pass resumes after the cursor and would never see it); a later one waits for
   the pass that reaches it. A past date, or one on a paused series, is refused.
 - removing one: it leaves `rdates`, and its future occurrence (the one generated for
@@ -26,12 +27,22 @@ from django.utils import timezone
 
 from common.errors import InvalidInput
 from events.models import Event, EventSeries
-from events.series_errors import AlreadyAnOccurrence, NotAnExtraDate, SeriesPaused
+from events.series_errors import (
+    AlreadyAnOccurrence,
+    NotAnExtraDate,
+    SeriesContinued,
+    SeriesPaused,
+)
 from events.service import event_service, series_notifications
 from events.service.locks import lock_series
 from events.service.recurrence_service.generation import materialize_occurrences
 from events.service.recurrence_service.occurrences import exdate_instants, exdate_key
-from events.service.recurrence_service.series_parts import ONE_MICROSECOND, rule_of, template_of
+from events.service.recurrence_service.series_parts import (
+    ONE_MICROSECOND,
+    reload_parts,
+    rule_of,
+    template_of,
+)
 
 logger = logging.getLogger("encore.series")
 
@@ -45,12 +56,14 @@ def add_extra_date(series: EventSeries, start: datetime) -> EventSeries:
         raise InvalidInput({"start": ["An extra date lies in the future."]})
     with transaction.atomic():
         locked = lock_series(series.pk)
+        reload_parts(locked)  # the rule as a cadence change we waited for left it
         rule = rule_of(locked)
         template_of(locked)
         if instant in rule.extra_dates():
             return locked
         if not locked.is_active:
             raise SeriesPaused()
+        _refuse_after_split(locked, instant)
         _refuse_existing_date(locked, instant)
         locked.rdates = sorted([*locked.rdates, exdate_key(instant)])
         locked.save(update_fields=["rdates", "updated_at"])
@@ -72,6 +85,7 @@ def remove_extra_date(series: EventSeries, start: datetime) -> EventSeries:
     instant = _instant(start)
     with transaction.atomic():
         locked = lock_series(series.pk)
+        reload_parts(locked)
         rule = rule_of(locked)
         if instant not in rule.extra_dates():
             raise NotAnExtraDate()
@@ -106,6 +120,14 @@ def _is_rule_date(series: EventSeries, instant: datetime) -> bool:
     rule = rule_of(series)
     window = rule.get_occurrences(instant - ONE_MICROSECOND, instant + ONE_MICROSECOND, rdates=())
     return instant in window
+
+
+def _refuse_after_split(series: EventSeries, instant: datetime) -> None:
+    """409 `series_continued` for a date after the end of a series that was split: the
+    old part of a split generates nothing more (see `split`)."""
+    until = rule_of(series).until
+    if until is not None and instant > until and series.continued_by.exists():
+        raise SeriesContinued()
 
 
 def _refuse_existing_date(series: EventSeries, instant: datetime) -> None:

@@ -54,7 +54,12 @@ from events.service.recurrence_service.propagation import (
     PROPAGATABLE_FIELDS,
     _apply_template_changes,
 )
-from events.service.recurrence_service.series_parts import ONE_MICROSECOND, rule_of, template_of
+from events.service.recurrence_service.series_parts import (
+    ONE_MICROSECOND,
+    reload_parts,
+    rule_of,
+    template_of,
+)
 
 logger = logging.getLogger("encore.series")
 
@@ -89,6 +94,7 @@ def split_series(
         raise InvalidInput({"from": ["A split starts in the future; the past stays as it is."]})
     with transaction.atomic():
         old = lock_series(series.pk)
+        reload_parts(old)  # a split we waited for changed both
         old_rule, old_template = rule_of(old), template_of(old)
         if instant <= old_rule.dtstart:
             raise InvalidInput({"from": ["The series starts on or after this date: edit it."]})
@@ -103,10 +109,11 @@ def split_series(
         stale_ids = [pk for pk in _drifted_ids(new, timezone.now()) if pk in set(moved_ids)]
         cancelled = []
         if stale == "cancel":
+            off_rule = set(stale_ids)
             cancelled = [
                 event_service.change_status(event, Event.Status.CANCELLED).pk
-                for event in moving
-                if event.pk in set(stale_ids)
+                for event in moving  # pk order, as locked
+                if event.pk in off_rule
             ]
         generate_series_events(new)
     logger.info(
