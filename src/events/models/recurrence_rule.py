@@ -228,7 +228,8 @@ class RecurrenceRule(TimeStampedModel):
         local_values, utc_values = [], []
         for instant in self.extra_dates():
             local = self._local(instant)
-            if local.replace(tzinfo=zone).astimezone(UTC) == instant:
+            # RFC 5545 reads an ambiguous local time as its first instance (fold 0).
+            if local.replace(fold=0, tzinfo=zone).astimezone(UTC) == instant:
                 local_values.append(f"{local:%Y%m%dT%H%M%S}")
             else:
                 utc_values.append(f"{instant:%Y%m%dT%H%M%SZ}")
