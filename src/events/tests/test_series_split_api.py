@@ -100,6 +100,7 @@ class TestSplit:
         assert datetime.fromisoformat(old["recurrence_rule"]["until"]) < WEDNESDAY
         assert datetime.fromisoformat(new["recurrence_rule"]["dtstart"]) == MONDAY_26
         assert new["continues_id"] == str(series.pk)
+        assert (old["is_active"], new["is_active"]) == (False, True)
         assert new["template_event"]["name"] == old["template_event"]["name"]
         assert new["template_event"]["id"] != old["template_event"]["id"]
         assert starts(series) == [start for start in sorted(before) if start < WEDNESDAY]
@@ -149,9 +150,13 @@ class TestSplit:
         assert moved_ids <= set(_feed(api, new_id))  # UIDs of moved occurrences unchanged
         assert not moved_ids & set(_feed(api, str(series.pk)))
 
-    def test_the_old_series_generates_nothing_more(self, api: Any, org: Any, clock: Any) -> None:
+    def test_the_old_series_generates_nothing_more_even_resumed(
+        self, api: Any, org: Any, clock: Any
+    ) -> None:
         series = _series(org)
-        _split(api(org.owner), org, series)
+        client = api(org.owner)
+        _split(client, org, series)
+        assert client.post(_path(org, series, "/resume")).json()["is_active"] is True
         clock.move_to(utc(2026, 6, 1))
         assert generate(series) == []
         assert max(starts(series)) < WEDNESDAY

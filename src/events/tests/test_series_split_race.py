@@ -75,6 +75,6 @@ def test_a_split_racing_a_pass_and_an_extra_date_loses_and_doubles_nothing(attem
     old_after = Event.objects.filter(event_series=series, is_template=False, start__gte=FROM)
     assert not old_after.exists()
     if isinstance(results[2], Exception):  # the split came first: the date belongs to the new part
-        assert getattr(results[2], "code", None) == "series_continued"
+        assert getattr(results[2], "code", None) in ("series_paused", "series_continued")
     else:
         assert EXTRA in starts

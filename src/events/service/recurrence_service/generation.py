@@ -43,12 +43,7 @@ from events.service.recurrence_service.occurrences import (
     exdate_instants,
     occurrence_slugs,
 )
-from events.service.recurrence_service.series_parts import (
-    ONE_MICROSECOND,
-    reload_parts,
-    rule_of,
-    template_of,
-)
+from events.service.recurrence_service.series_parts import ONE_MICROSECOND, rule_of, template_of
 from events.utils.recurrence_validators import GENERATION_WINDOW_WEEKS_MAX
 
 logger = logging.getLogger("encore.series")
@@ -77,10 +72,6 @@ def generate_series_events(
         locked = lock_series(series.pk)
         if not _can_generate(locked):
             return []
-        if locked.updated_at != series.updated_at:
-            # A writer committed since the caller read the series (every split and
-            # cadence change saves the series row): the lock's joined rule may predate it.
-            reload_parts(locked)
         now = timezone.now()
         window = generation_window(locked, now, until_override)
         created = _materialize_window(locked, window)

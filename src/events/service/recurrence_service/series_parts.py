@@ -33,7 +33,8 @@ def reload_parts(series: EventSeries) -> None:
     as that writer committed it, but the joined rule and template rows as they were when
     the statement began (READ COMMITTED re-checks only the locked row). An operation
     that writes from the rule or the template (a split, an extra date rewriting
-    `rrule_string`, a pass after a split) reads them again after the lock. The
+    `rrule_string`) reads them again after the lock. (A split also pauses the old
+    series, so a generation pass queued behind it stops at the fresh `is_active`.) The
     assignment also points the rule's reverse accessor at this series, so
     `RecurrenceRule.extra_dates` sees the series' rdates as the operation changes them.
     """

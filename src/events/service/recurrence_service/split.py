@@ -8,7 +8,8 @@ the new series generates the rest with its own rule and its own copy of the temp
 - The old rule's `until` becomes the last instant before `from` (an earlier end it
   already had stays; a COUNT that would still reach `from` becomes that `until`, which
   names the same dates). Its extra dates and exdates from `from` on move to the new
-  series, so it generates nothing more.
+  series, so it has nothing more to generate, and it is paused (`is_active` false): the
+  daily fan-out skips it, and a pass queued behind the split stops at the pause.
 - The new rule is the old one with the `recurrence` changes; its `dtstart` is the
   rule's first date at or after `from`, found from the old anchor (or a new `dtstart`
   given), so an every-other-week rule keeps its phase. Without a new end it inherits the
@@ -106,7 +107,8 @@ def split_series(
         moved_ids = [event.pk for event in moving]
         Event.objects.filter(pk__in=moved_ids).update(event_series=new)
         _propagate(moving, template_changes, new_template)
-        stale_ids = [pk for pk in _drifted_ids(new, timezone.now()) if pk in set(moved_ids)]
+        moved = set(moved_ids)
+        stale_ids = [pk for pk in _drifted_ids(new, timezone.now()) if pk in moved]
         cancelled = []
         if stale == "cancel":
             off_rule = set(stale_ids)
@@ -177,7 +179,10 @@ def _rule_dates_before(rule: RecurrenceRule, instant: datetime) -> list[datetime
 
 
 def _end_before(series: EventSeries, rule: RecurrenceRule, instant: datetime) -> None:
-    """The old series ends before `instant`: its rule, extra dates and exdates."""
+    """The old series ends before `instant`: its rule, extra dates and exdates; and it is
+    paused, because it has nothing more to generate. The pause is also what stops a
+    generation pass queued behind this split: such a pass gets the series row as
+    committed here, but its joined rule as it was before (`series_parts.reload_parts`)."""
     last = instant - ONE_MICROSECOND
     # A count that ends the rule before `instant` already stays; one that would reach
     # it is replaced by the `until` that names the same dates.
@@ -186,7 +191,8 @@ def _end_before(series: EventSeries, rule: RecurrenceRule, instant: datetime) ->
         rule.until, rule.count = last, None
     series.rdates = [value for value in series.rdates if _instant(value) < instant]
     series.exdates = [value for value in series.exdates if _instant(value) < instant]
-    series.save(update_fields=["rdates", "exdates", "updated_at"])
+    series.is_active = False
+    series.save(update_fields=["rdates", "exdates", "is_active", "updated_at"])
     rule.full_clean()
     rule.save()
 
