@@ -53,7 +53,7 @@ def add_extra_date(series: EventSeries, start: datetime) -> EventSeries:
     instant = _instant(start)
     now = timezone.now()
     if instant <= now:
-        raise InvalidInput({"start": ["An extra date lies in the future."]})
+        raise InvalidInput({"start": ["An extra date must lie in the future."]})
     with transaction.atomic():
         locked = lock_series(series.pk)
         reload_parts(locked)  # the rule as a cadence change we waited for left it
