@@ -13,3 +13,29 @@ class NotAnOccurrence(EncoreError):
 class NotARecurringSeries(Conflict):
     default_code = "not_a_recurring_series"
     default_detail = "This series has no recurrence rule or template."
+
+
+class AlreadyAnOccurrence(EncoreError):
+    """An extra date the series already has: a date of its rule, or an occurrence's start."""
+
+    default_code = "already_an_occurrence"
+    default_detail = "The series already has an occurrence at this date."
+
+
+class NotAnExtraDate(EncoreError):
+    default_code = "not_an_extra_date"
+    default_detail = "This date is not one of the series' extra dates."
+
+
+class SeriesPaused(Conflict):
+    """A paused (or deleted) series takes no new dates: resume it first."""
+
+    default_code = "series_paused"
+    default_detail = "The series is paused; resume it before adding dates."
+
+
+class SeriesContinued(Conflict):
+    """A split series ends at its `until`: dates after it belong to its continuation."""
+
+    default_code = "series_continued"
+    default_detail = "This series continues as another series after its end; add the date there."

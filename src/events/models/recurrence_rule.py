@@ -11,19 +11,30 @@ e.g. 02:30 becomes 03:30 summer time; an ambiguous one on a fall-back day is the
 
 `rrule_string` is the RFC 5545 text of the rule, recomputed on every save: a
 `DTSTART;TZID=<zone>:<local time>` line and an `RRULE:` line whose UNTIL is in UTC
-(RFC 5545 requires UTC there when DTSTART carries a TZID).
+(RFC 5545 requires UTC there when DTSTART carries a TZID), then the series' extra dates
+as `RDATE` (with the TZID like DTSTART; one a fall-back hour makes ambiguous in UTC).
+
+Extra dates (`EventSeries.rdates`) are part of the recurrence set (RFC 5545: RRULE ∪
+RDATE, minus EXDATE). They live on the series, but `get_occurrences` adds them itself, so
+generation, drift, cancellation and every later reader get them without knowing they
+exist. As in RFC 5545, UNTIL and COUNT bound the RRULE only, never an RDATE.
 """
 
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from dateutil import rrule as dateutil_rrule
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.validators import MinValueValidator
 from django.db import models
 
 from common.models import TimeStampedModel
 from common.timezones import get_zone, validate_timezone
 from events.utils.recurrence_validators import validate_recurrence_rule
+
+if TYPE_CHECKING:
+    from events.models.event_series import EventSeries
 
 WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 #: Every field that shapes the schedule (a change shifts the occurrences).
@@ -89,6 +100,9 @@ class RecurrenceRule(TimeStampedModel):
             ),
         ]
 
+    if TYPE_CHECKING:
+        series: "EventSeries"
+
     def __str__(self) -> str:
         return self.rrule_string or f"{self.frequency} from {self.dtstart}"
 
@@ -126,17 +140,57 @@ class RecurrenceRule(TimeStampedModel):
             options["until"] = self._local(self.until)
         return dateutil_rrule.rrule(self._dateutil_frequency(), **options)
 
-    def get_occurrences(self, after: datetime, before: datetime) -> list[datetime]:
-        """The occurrences strictly between two aware bounds, as aware UTC datetimes."""
+    def get_occurrences(
+        self, after: datetime, before: datetime, *, rdates: Iterable[datetime] | None = None
+    ) -> list[datetime]:
+        """The recurrence set strictly between two aware bounds, as sorted aware UTC
+        datetimes: the rule's instants and the extra dates (each instant once).
+
+        `rdates` defaults to the series' own (`extra_dates()`); give `()` for the rule
+        alone, or other dates to expand a rule that is not saved on its series yet.
+        Exdates are not subtracted here: callers treat them differently (generation
+        skips them, drift reports an occurrence sitting on one).
+        """
         zone = get_zone(self.timezone)
         local_after = self._local(after) - _LOCAL_MARGIN
         local_before = self._local(before) + _LOCAL_MARGIN
-        instants = []
+        instants = set()
         for local in self.to_rrule().between(local_after, local_before, inc=True):
             instant = local.replace(tzinfo=zone).astimezone(UTC)
             if after < instant < before and (self.until is None or instant <= self.until):
-                instants.append(instant)
-        return instants
+                instants.add(instant)
+        extra = self.extra_dates() if rdates is None else rdates
+        instants.update(moment.astimezone(UTC) for moment in extra if after < moment < before)
+        return sorted(instants)
+
+    def first_occurrence_from(self, moment: datetime) -> datetime | None:
+        """The rule's first instant at or after `moment` (extra dates left out), or None
+        when the rule ends before. Walks dateutil's expansion lazily, so a rule whose
+        next date is years away costs no wide window."""
+        zone = get_zone(self.timezone)
+        for local in self.to_rrule().xafter(self._local(moment) - _LOCAL_MARGIN, inc=True):
+            instant = local.replace(tzinfo=zone).astimezone(UTC)
+            if self.until is not None and instant > self.until:
+                return None
+            if instant >= moment:
+                return instant
+        return None
+
+    def extra_dates(self) -> list[datetime]:
+        """The series' extra dates (RDATE) as UTC instants; none for a rule without series.
+
+        Read through the reverse one-to-one, which is cached when the rule was reached
+        from its series (`series.recurrence_rule`, `select_related`), so it costs no query
+        on every path that locks or loads the series first. A rule being inserted has
+        no series yet unless one was assigned in memory, so no query is spent asking.
+        """
+        if self._state.adding and "series" not in self._state.fields_cache:
+            return []
+        try:
+            series = self.series
+        except ObjectDoesNotExist:
+            return []
+        return sorted({datetime.fromisoformat(value).astimezone(UTC) for value in series.rdates})
 
     def _local(self, moment: datetime) -> datetime:
         return moment.astimezone(get_zone(self.timezone)).replace(tzinfo=None)
@@ -164,7 +218,27 @@ class RecurrenceRule(TimeStampedModel):
     def build_rrule_string(self) -> str:
         local_start = self._local(self.dtstart)
         dtstart = f"DTSTART;TZID={self.timezone}:{local_start:%Y%m%dT%H%M%S}"
-        return f"{dtstart}\nRRULE:{';'.join(self._rrule_parts())}"
+        lines = [dtstart, f"RRULE:{';'.join(self._rrule_parts())}", *self._rdate_lines()]
+        return "\n".join(lines)
+
+    def _rdate_lines(self) -> list[str]:
+        """RDATE in the rule's zone like DTSTART; an instant its wall-clock time would not
+        name again (the second 02:30 of a fall-back night) goes on a UTC RDATE line."""
+        zone = get_zone(self.timezone)
+        local_values, utc_values = [], []
+        for instant in self.extra_dates():
+            local = self._local(instant)
+            # RFC 5545 reads an ambiguous local time as its first instance (fold 0).
+            if local.replace(fold=0, tzinfo=zone).astimezone(UTC) == instant:
+                local_values.append(f"{local:%Y%m%dT%H%M%S}")
+            else:
+                utc_values.append(f"{instant:%Y%m%dT%H%M%SZ}")
+        lines = []
+        if local_values:
+            lines.append(f"RDATE;TZID={self.timezone}:{','.join(local_values)}")
+        if utc_values:
+            lines.append(f"RDATE:{','.join(utc_values)}")
+        return lines
 
     def _rrule_parts(self) -> list[str]:
         parts = [f"FREQ={str(self.frequency).upper()}"]

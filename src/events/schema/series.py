@@ -181,6 +181,8 @@ class SeriesDetail(Schema):
     auto_publish: bool
     generation_window_weeks: int
     exdates: list[str]
+    rdates: list[str]
+    continues_id: uuid.UUID | None = Field(None, description="The series this one was split from.")
     last_generated_until: datetime | None
     recurrence_rule: RecurrenceRuleSchema | None
     template_event: TemplateRefSchema | None

@@ -94,7 +94,7 @@ class TestManage:
         body = api(org.owner).get(base(org, series)).json()
         assert set(body) == {
             "id", "name", "slug", "description", "is_active", "auto_publish",
-            "generation_window_weeks", "exdates", "last_generated_until",
+            "generation_window_weeks", "exdates", "rdates", "continues_id", "last_generated_until",
             "recurrence_rule", "template_event",
         }  # fmt: skip
         assert set(body["template_event"]) == {"id", "name", "slug", "start", "end"}

@@ -16,6 +16,8 @@ directly, never through this file.
 | `propagation` | template edits pushed onto future occurrences |
 | `lifecycle` | creating, pausing, resuming and deleting a series |
 | `series_parts` | the rule and the template every operation needs |
+| `extra_dates` | one-off extra dates (RDATE): adding and removing them |
+| `split` | this and following: a series ends before a date, a new one takes over |
 
 Every administration function locks the series row first, then Event rows (pk order),
 per domain.md.
@@ -33,6 +35,7 @@ from events.service.recurrence_service.changes import (
     preview_series_change,
 )
 from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
+from events.service.recurrence_service.extra_dates import add_extra_date, remove_extra_date
 from events.service.recurrence_service.generation import (
     GenerationWindow,
     dispatch_series_generation,
@@ -63,10 +66,12 @@ from events.service.recurrence_service.propagation import (
     update_template,
 )
 from events.service.recurrence_service.series_parts import rule_of, template_of
+from events.service.recurrence_service.split import STALE_CHOICES, SeriesSplit, split_series
 
 __all__ = [
     "PROPAGATABLE_FIELDS",
     "PROPAGATION_SCOPES",
+    "STALE_CHOICES",
     "AppliedChange",
     "CancelledOccurrence",
     "ChangePlan",
@@ -75,7 +80,9 @@ __all__ = [
     "NotAnOccurrence",
     "Occurrence",
     "SeriesChange",
+    "SeriesSplit",
     "TemplateUpdate",
+    "add_extra_date",
     "apply_series_change",
     "cancel_occurrence",
     "cancel_stale_occurrences",
@@ -97,8 +104,10 @@ __all__ = [
     "pause_series",
     "plan_series_change",
     "preview_series_change",
+    "remove_extra_date",
     "resume_series",
     "rule_of",
+    "split_series",
     "template_of",
     "update_series_recurrence",
     "update_template",
