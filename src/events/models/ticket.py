@@ -85,6 +85,8 @@ class TicketTier(TimeStampedModel):
             raise ValidationError({"sales_end_at": ["Sales must end after they start."]})
         if self.total_quantity is not None and self.total_quantity < self.quantity_sold:
             raise ValidationError({"total_quantity": ["Cannot be below the tickets already sold."]})
+        if self.payment_method == self.PaymentMethod.ONLINE and self.price <= 0:
+            raise ValidationError({"price": ["A tier paid online needs a price above 0."]})
 
 
 class Ticket(TimeStampedModel):

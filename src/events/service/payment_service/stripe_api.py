@@ -3,39 +3,18 @@
 Every call is made outside any row lock (domain.md: no provider call while a lock is
 held) and on behalf of the organisation's connected account (`stripe_account`, ADR
 0026). `STRIPE_API_BASE` points the client at a local stub in tests; nothing else fakes
-it. Stripe's errors leave as `PaymentProviderUnavailable` (502) so a controller never
+it. `to_minor`/`to_major` are re-exported from `events.utils.money`.
+Stripe's errors leave as `PaymentProviderUnavailable` (502) so a controller never
 answers 500 for a provider outage.
 """
 
-from decimal import Decimal
 from typing import Any
 
 import stripe
 from django.conf import settings
 
 from events.payment_errors import PaymentProviderUnavailable, PaymentsNotConfigured
-
-#: Currencies Stripe counts in whole units (no cents). Stripe's list of zero-decimal ones.
-ZERO_DECIMAL = frozenset(
-    [
-        "BIF",
-        "CLP",
-        "DJF",
-        "GNF",
-        "JPY",
-        "KMF",
-        "KRW",
-        "MGA",
-        "PYG",
-        "RWF",
-        "UGX",
-        "VND",
-        "VUV",
-        "XAF",
-        "XOF",
-        "XPF",
-    ]
-)
+from events.utils.money import to_major, to_minor
 
 
 def client() -> stripe.StripeClient:
@@ -54,18 +33,6 @@ def is_enabled() -> bool:
     return bool(settings.STRIPE_SECRET_KEY)
 
 
-def to_minor(amount: Decimal, currency: str) -> int:
-    """A price in major units (12.50 EUR) as Stripe's integer minor units (1250)."""
-    factor = 1 if currency.upper() in ZERO_DECIMAL else 100
-    return int((amount * factor).to_integral_value())
-
-
-def to_major(amount: int, currency: str) -> Decimal:
-    if currency.upper() in ZERO_DECIMAL:
-        return Decimal(amount)
-    return (Decimal(amount) / 100).quantize(Decimal("0.01"))
-
-
 def call(
     method: Any, *args: Any, account: str, idempotency_key: str | None = None, **params: Any
 ) -> Any:
@@ -77,3 +44,6 @@ def call(
         return method(*args, params=params or None, options=options)
     except stripe.StripeError as exc:
         raise PaymentProviderUnavailable(extra={"provider_code": exc.code or ""}) from exc
+
+
+__all__ = ["call", "client", "is_enabled", "to_major", "to_minor"]
