@@ -41,9 +41,10 @@ def call(
     if idempotency_key:
         options["idempotency_key"] = idempotency_key
     try:
-        return method(*args, params=params or None, options=options)
+        answer = method(*args, params=params or None, options=options)
     except stripe.StripeError as exc:
         raise PaymentProviderUnavailable(extra={"provider_code": exc.code or ""}) from exc
+    return dict(answer.to_dict())
 
 
 __all__ = ["call", "client", "is_enabled", "to_major", "to_minor"]
