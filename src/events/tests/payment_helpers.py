@@ -51,7 +51,9 @@ def expired(stub: StripeStub, payment: Payment) -> dict[str, Any]:
 
 def refunded(stub: StripeStub, payment: Payment, amount_refunded: int) -> dict[str, Any]:
     assert payment.checkout_session_id
-    return stripe_event("charge.refunded", stub.charge_of(payment.checkout_session_id, amount_refunded))
+    return stripe_event(
+        "charge.refunded", stub.charge_of(payment.checkout_session_id, amount_refunded)
+    )
 
 
 def send(event: dict[str, Any], **kw: Any) -> Any:

@@ -188,7 +188,7 @@ def _handler(stub: StripeStub) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        do_GET = do_POST = do_DELETE = _serve
+        do_GET = do_POST = do_DELETE = _serve  # noqa: N815 (http.server's names)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -20,7 +20,7 @@ from events.tests.payment_helpers import (
     send,
 )
 from events.tests.stripe_stub import ACCOUNT, stripe_stub
-from events.tests.ticket_helpers import assert_counters_true, free_tier, buy
+from events.tests.ticket_helpers import assert_counters_true, buy, free_tier
 
 __all__ = ["stripe_stub"]
 

@@ -40,7 +40,7 @@ def statuses(payment):
 
 
 def test_completed_makes_the_tickets_active(bought, stripe_stub, mailoutbox):
-    event, payment = bought
+    _event, payment = bought
 
     response = send(completed(stripe_stub, payment))
 
@@ -53,7 +53,7 @@ def test_completed_makes_the_tickets_active(bought, stripe_stub, mailoutbox):
 
 
 def test_a_duplicate_delivery_is_answered_and_changes_nothing(bought, stripe_stub):
-    event, payment = bought
+    _event, payment = bought
     delivery = completed(stripe_stub, payment)
     send(delivery)
     Ticket.objects.filter(payment=payment).update(holder_name="untouched")
@@ -87,7 +87,7 @@ def test_expired_cancels_the_tickets_and_gives_the_seats_back(
 
 @pytest.mark.parametrize("missing", ["header", "wrong secret", "tampered", "stale"])
 def test_a_bad_signature_is_400_and_records_nothing(bought, stripe_stub, missing):
-    event, payment = bought
+    _event, payment = bought
     delivery = completed(stripe_stub, payment)
     payload = json.dumps(delivery).encode()
     header = {
@@ -137,7 +137,7 @@ def test_a_partial_refund_cancels_only_the_tickets_it_covers(bought, stripe_stub
 
 
 def test_a_goodwill_refund_below_a_ticket_price_keeps_every_ticket(bought, stripe_stub):
-    event, payment = bought
+    _event, payment = bought
     send(completed(stripe_stub, payment))
 
     send(refunded(stripe_stub, payment, 500))
@@ -178,10 +178,12 @@ def test_a_refund_before_the_completed_event_settles_both(bought, stripe_stub):
 
 
 def test_expired_after_completed_changes_nothing(bought, stripe_stub):
-    event, payment = bought
+    _event, payment = bought
     send(completed(stripe_stub, payment))
 
-    send(stripe_event("checkout.session.expired", stripe_stub.sessions[payment.checkout_session_id]))
+    send(
+        stripe_event("checkout.session.expired", stripe_stub.sessions[payment.checkout_session_id])
+    )
 
     assert statuses(payment) == ["active", "active"]
 
@@ -218,6 +220,8 @@ def test_the_webhook_is_not_throttled(bought, stripe_stub, settings):
     settings.THROTTLE_ENABLED = True
     settings.WRITE_THROTTLE_RATE = "1/min"
 
-    answers = [send(stripe_event("customer.created", {"id": "cus_x"})).status_code for _ in range(3)]
+    answers = [
+        send(stripe_event("customer.created", {"id": "cus_x"})).status_code for _ in range(3)
+    ]
 
     assert answers == [200, 200, 200]
