@@ -3,6 +3,8 @@ their seats, a Stripe Checkout Session for the organisation's connected account,
 the refusals that sell nothing."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
 from events.models import Payment, Ticket
@@ -133,3 +135,39 @@ def test_the_payment_shows_in_my_tickets(api, user, stripe_stub):
     response = api(user).get("/me/tickets")
 
     assert response.json()["results"][0]["payment"]["status"] == "open"
+
+
+def test_the_attendee_csv_has_the_payment_state(api, user, stripe_stub, client):
+    event = online_event()
+    payment_of(paid_checkout(api, user, event, online_tier(event, name="Online")))
+    client.force_login(event.organization.owner)
+
+    response = client.get(f"/manage/events/{event.pk}/attendees.csv")
+
+    text = b"".join(response.streaming_content).decode()
+    header, row = [line.split(",") for line in text.strip().splitlines()]
+    assert header[-4:] == [
+        "payment_status",
+        "payment_amount",
+        "payment_currency",
+        "payment_disputed",
+    ]
+    assert row[3:5] == ["Online", "pending"]
+    assert row[-4:] == ["open", "21.50", "EUR", ""]
+
+
+def test_the_admin_ticket_list_reads_payments_in_fixed_queries(api, stripe_stub):
+    event = online_event()
+    tier = online_tier(event)
+    owner = api(event.organization.owner)
+    paid_checkout(api, make_user(), event, tier)
+    with CaptureQueriesContext(connection) as one:
+        owner.get(f"/event-admin/{event.pk}/tickets")
+    for _ in range(4):
+        paid_checkout(api, make_user(), event, tier)
+
+    with CaptureQueriesContext(connection) as five:
+        response = owner.get(f"/event-admin/{event.pk}/tickets")
+
+    assert len(five.captured_queries) == len(one.captured_queries)
+    assert [t["payment"]["status"] for t in response.json()["results"]] == ["open"] * 5

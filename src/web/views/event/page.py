@@ -59,9 +59,13 @@ def payment_notice(request: HttpRequest) -> str:
     addresses): the tickets turn active when Stripe's webhook arrives, seconds later."""
     answer = request.GET.get("payment")
     if answer == "done":
-        return gettext("Thank you. Your payment is being confirmed; your tickets become valid in a moment.")
+        return gettext(
+            "Thank you. Your payment is being confirmed; your tickets become valid in a moment."
+        )
     if answer == "cancelled":
-        return gettext("The payment was not completed. Your seats stay held until the checkout expires.")
+        return gettext(
+            "The payment was not completed. Your seats stay held until the checkout expires."
+        )
     return ""
 
 
