@@ -36,7 +36,8 @@ class StripeWebhookController(ControllerBase):
     def stripe_webhook(self) -> dict[str, bool]:
         """Stripe's events, signed with the endpoint secret (`Stripe-Signature`); 400
         without a valid signature; 200 once recorded, also for a duplicate."""
-        request = self.context.request  # type: ignore[union-attr]
+        assert self.context is not None and self.context.request is not None
+        request = self.context.request
         result = payment_service.handle_webhook(
             request.body, request.headers.get("Stripe-Signature")
         )

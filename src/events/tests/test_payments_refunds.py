@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.models import PaymentRefund, StaffPermission, Ticket
+from events.models import PaymentRefund, Ticket
 from events.tests.factories import make_staff
 from events.tests.payment_helpers import (
     completed,
@@ -134,7 +134,7 @@ def test_stripe_refusing_a_refund_is_502_and_leaves_the_ticket(api, user, stripe
 
 def test_refund_needs_manage_tickets(api, user, stripe_stub):
     event, _, (ticket, _) = paid(api, user, stripe_stub)
-    staff = make_staff(event.organization, **{StaffPermission.MANAGE_TICKETS: False})
+    staff = make_staff(event.organization, manage_tickets=False)
 
     denied = api(staff).post(f"/event-admin/{event.pk}/tickets/{ticket.pk}/refund")
     stranger = api(make_user()).post(f"/event-admin/{event.pk}/tickets/{ticket.pk}/refund")

@@ -4,6 +4,8 @@ Only the account id is stored. Stripe is asked whether the account exists and ca
 charges before it is saved, so a typo is a 400 now instead of a failed checkout later.
 """
 
+import uuid
+
 import stripe
 from django.db import transaction
 
@@ -37,7 +39,9 @@ def disconnect_stripe_account(organization: Organization) -> None:
     StripeConnection.objects.filter(organization=organization).delete()
 
 
-def account_for(organization_id: object) -> str | None:
+def account_for(organization_id: uuid.UUID) -> str | None:
+    """The organisation's usable Stripe account id, or None (no connection, or Stripe
+    said it cannot take charges)."""
     return (
         StripeConnection.objects.filter(organization_id=organization_id, charges_enabled=True)
         .values_list("account_id", flat=True)

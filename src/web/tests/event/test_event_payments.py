@@ -52,6 +52,7 @@ def test_back_from_stripe_the_page_says_so_and_offers_no_plain_cancel(
     client.force_login(user)
     client.post(f"{event_path(event)}/checkout", {f"tier_{tier.pk.hex}": "1"})
     ticket = Ticket.objects.get(user=user)
+    assert ticket.payment is not None
     send(completed(stripe_stub, ticket.payment))
 
     page = client.get(f"{event_path(event)}?payment=done").content.decode()
