@@ -6,6 +6,7 @@ import json
 import time
 
 import pytest
+from django.test import Client
 
 from events.models import Payment, StripeEvent, Ticket
 from events.tests.payment_helpers import (
@@ -18,7 +19,7 @@ from events.tests.payment_helpers import (
     refunded,
     send,
 )
-from events.tests.stripe_stub import signature, stripe_event, stripe_stub
+from events.tests.stripe_stub import deliver, signature, stripe_event, stripe_stub
 from events.tests.ticket_helpers import assert_counters_true
 
 __all__ = ["stripe_stub"]
@@ -225,3 +226,45 @@ def test_the_webhook_is_not_throttled(bought, stripe_stub, settings):
     ]
 
     assert answers == [200, 200, 200]
+
+
+def test_a_payment_after_encore_gave_the_seats_up_is_refunded_in_full(bought, stripe_stub):
+    event, payment = bought
+    stripe_stub.sessions[payment.checkout_session_id]["status"] = "expired"
+    send(
+        stripe_event("checkout.session.expired", stripe_stub.sessions[payment.checkout_session_id])
+    )
+
+    send(completed(stripe_stub, payment))  # Stripe says it was paid after all
+
+    [call] = stripe_stub.calls_to("POST", "/v1/refunds")
+    assert "amount" not in call.form  # all of it
+    assert statuses(payment) == ["cancelled", "cancelled"]
+    assert_counters_true(event)
+
+
+def test_a_ticket_cancelled_while_the_checkout_was_open_is_refunded_when_paid(
+    api, bought, stripe_stub
+):
+    event, payment = bought
+    gone, kept = Ticket.objects.filter(payment=payment).order_by("pk")
+    owner = api(event.organization.owner)
+    assert owner.post(f"/event-admin/{event.pk}/tickets/{gone.pk}/cancel").status_code == 200
+
+    send(completed(stripe_stub, payment))
+    [call] = stripe_stub.calls_to("POST", "/v1/refunds")
+    send(refunded(stripe_stub, payment, int(call.form["amount"])))
+
+    assert call.form["amount"] == "2150"
+    kept.refresh_from_db()
+    assert kept.status == "active"  # the money went back for the cancelled one only
+    assert_counters_true(event)
+
+
+def test_the_webhook_needs_no_csrf_token(bought, stripe_stub):
+    _event, payment = bought
+
+    response = deliver(Client(enforce_csrf_checks=True), completed(stripe_stub, payment))
+
+    assert response.status_code == 200
+    assert statuses(payment) == ["active", "active"]

@@ -75,7 +75,28 @@ def mark_paid(payment_id: uuid.UUID, payment_intent_id: str, now: datetime) -> s
         # The receipt: `ticket_created` now carries the amounts paid (a pending online
         # ticket sent no mail at checkout).
         event_notifications.notify_tickets_created([t.pk for t in pending])
+        if _owe_for_cancelled(payment):
+            return "paid_with_cancelled"
         return "paid"
+
+
+def _owe_for_cancelled(payment: Payment) -> bool:
+    """Tickets cancelled while the checkout was open (staff, a deleted account) were paid
+    for all the same: one refund request each, so `charge.refunded` attributes the money
+    to them and never to a live ticket. True when there is something to send back."""
+    cancelled = Ticket.objects.filter(payment=payment, status=Ticket.Status.CANCELLED)
+    already = set(payment.refunds.values_list("ticket_id", flat=True))
+    owed = [
+        PaymentRefund(
+            payment=payment, ticket_id=pk, amount=int(payment.ticket_amounts.get(str(pk), 0))
+        )
+        for pk in cancelled.values_list("pk", flat=True)
+        if pk not in already
+    ]
+    PaymentRefund.objects.bulk_create([r for r in owed if r.amount > 0])
+    return payment.refunds.filter(
+        status=PaymentRefund.Status.REQUESTED, stripe_refund_id__isnull=True
+    ).exists()
 
 
 def release_unpaid(payment_id: uuid.UUID, status: str, now: datetime) -> bool:

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from events.models import Payment, StripeEvent
+from events.models import Payment, PaymentRefund, StripeEvent
 from events.payment_errors import InvalidSignature, PaymentProviderUnavailable
 from events.service.payment_service import settle, stripe_api
 
@@ -63,6 +63,8 @@ def handle_webhook(payload: bytes, signature: str | None) -> WebhookResult:
     )
     if outcome == "late_payment" and payment_id:
         _refund_late_payment(payment_id)
+    elif outcome == "paid_with_cancelled" and payment_id:
+        _refund_cancelled_tickets(payment_id)
     return WebhookResult(duplicate=False, outcome=outcome)
 
 
@@ -140,19 +142,38 @@ def _payment_of_intent(intent: str, account: str) -> uuid.UUID | None:
 def _refund_late_payment(payment_id: uuid.UUID) -> None:
     """Paid after Encore had given the seats up: the money goes back in full."""
     payment = Payment.objects.get(pk=payment_id)
-    if not payment.payment_intent_id:
-        return
+    if payment.payment_intent_id:
+        _send_refund(payment, None, f"encore-late-{payment.pk}")
+
+
+def _refund_cancelled_tickets(payment_id: uuid.UUID) -> None:
+    """Paid with some tickets cancelled while the checkout was open: their amounts back."""
+    payment = Payment.objects.get(pk=payment_id)
+    owed = payment.refunds.filter(
+        status=PaymentRefund.Status.REQUESTED, stripe_refund_id__isnull=True
+    )
+    for refund in owed:
+        answer = _send_refund(payment, refund.amount, f"encore-refund-{refund.pk}")
+        if answer is not None:
+            PaymentRefund.objects.filter(pk=refund.pk).update(stripe_refund_id=str(answer["id"]))
+
+
+def _send_refund(payment: Payment, amount: int | None, key: str) -> dict[str, Any] | None:
+    params: dict[str, Any] = {
+        "payment_intent": payment.payment_intent_id,
+        "metadata": {"encore_payment_id": str(payment.pk), "reason": "seats_already_released"},
+    }
+    if amount is not None:
+        params["amount"] = amount
     client = stripe_api.client()
     try:
-        stripe_api.call(
-            client.v1.refunds.create,
-            account=payment.stripe_account,
-            idempotency_key=f"encore-late-{payment.pk}",
-            payment_intent=payment.payment_intent_id,
-            metadata={"encore_payment_id": str(payment.pk), "reason": "late_payment"},
+        return stripe_api.call(
+            client.v1.refunds.create, account=payment.stripe_account, idempotency_key=key, **params
         )
     except PaymentProviderUnavailable:
-        logger.error("late payment not refunded", extra={"payment_id": str(payment.pk)})
+        # The event is recorded; the operator sees this line and refunds by hand.
+        logger.error("refund of released seats failed", extra={"payment_id": str(payment.pk)})
+        return None
 
 
 def _uuid(value: object) -> uuid.UUID | None:
