@@ -2,6 +2,8 @@
 their seats, a Stripe Checkout Session for the organisation's connected account, and
 the refusals that sell nothing."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -171,3 +173,34 @@ def test_the_admin_ticket_list_reads_payments_in_fixed_queries(api, stripe_stub)
 
     assert len(five.captured_queries) == len(one.captured_queries)
     assert [t["payment"]["status"] for t in response.json()["results"]] == ["open"] * 5
+
+
+def test_staff_set_fee_tax_and_refund_deadline_on_a_tier(api, stripe_stub):
+    event = online_event()
+    owner = api(event.organization.owner)
+
+    created = owner.post(
+        f"/event-admin/{event.pk}/ticket-tiers",
+        {
+            "name": "Online",
+            "payment_method": "online",
+            "price": "20.00",
+            "fee": "1.50",
+            "tax_rate": "19",
+            "refund_deadline": "2031-01-01T00:00:00Z",
+        },
+    )
+    bad = [
+        owner.post(
+            f"/event-admin/{event.pk}/ticket-tiers",
+            {"name": f"Bad {n}", "payment_method": "online", "price": "5", **field},
+        ).status_code
+        for n, field in enumerate([{"fee": "-1"}, {"tax_rate": "101"}])
+    ]
+
+    assert created.status_code == 201, created.json()
+    body = created.json()
+    assert Decimal(body["fee"]) == Decimal("1.50") and Decimal(body["tax_rate"]) == 19
+    assert body["payment_method"] == "online"
+    assert body["refund_deadline"].startswith("2031-01-01")
+    assert bad == [400, 400]
