@@ -27,7 +27,11 @@ from events.models import (
     OrganizationMember,
     OrganizationMembershipRequest,
     OrganizationStaff,
+    Payment,
+    PaymentRefund,
     RecurrenceRule,
+    StripeConnection,
+    StripeEvent,
     Ticket,
     TicketTier,
     Venue,
@@ -184,6 +188,34 @@ class TicketAdmin(ReadOnlyAdmin):
     list_display = ["user", "event", "tier", "status", "created_at"]
     list_filter = ["status"]
     search_fields = ["user__email", "event__name", "holder_name"]
+
+
+@admin.register(StripeConnection)
+class StripeConnectionAdmin(ReadOnlyAdmin):
+    list_display = ["organization", "account_id", "charges_enabled", "created_at"]
+    search_fields = ["organization__name", "account_id"]
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnlyAdmin):
+    """Payments change only through Stripe's webhooks (ADR 0027): read-only here."""
+
+    list_display = ["checkout_session_id", "event", "user", "status", "amount", "currency"]
+    list_filter = ["status"]
+    search_fields = ["checkout_session_id", "payment_intent_id", "user__email", "event__name"]
+
+
+@admin.register(PaymentRefund)
+class PaymentRefundAdmin(ReadOnlyAdmin):
+    list_display = ["stripe_refund_id", "payment", "ticket", "amount", "status", "created_at"]
+    list_filter = ["status"]
+
+
+@admin.register(StripeEvent)
+class StripeEventAdmin(ReadOnlyAdmin):
+    list_display = ["stripe_id", "type", "account", "outcome", "created_at"]
+    list_filter = ["type", "outcome"]
+    search_fields = ["stripe_id"]
 
 
 @admin.register(EventRSVP)

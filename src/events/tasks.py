@@ -12,6 +12,7 @@ from django.utils import timezone
 from common.locking import is_transient_db_error
 from events.service import (
     event_notifications,
+    payment_service,
     recurrence_service,
     ticket_admin_service,
     waitlist_notifications,
@@ -28,6 +29,12 @@ def expire_unpaid_tickets() -> dict[str, Any]:
         "event_ids": [str(pk) for pk in result.event_ids],
         "skipped_busy_event_ids": [str(pk) for pk in result.skipped_busy_event_ids],
     }
+
+
+@shared_task(name="events.expire_online_checkouts")
+def expire_online_checkouts() -> dict[str, Any]:
+    """Every 5 minutes: give back the seats of online checkouts left unpaid (issue 14)."""
+    return {"expired_payments": payment_service.expire_open_checkouts()}
 
 
 @shared_task(name="events.send_event_notification")

@@ -45,6 +45,10 @@ EVENT_REFUSALS = (
     gettext_noop("This would exceed the number of tickets one person may hold."),
     gettext_noop("The request conflicts with the current state."),
     gettext_noop("Invalid input."),
+    # events.payment_errors (issue 14)
+    gettext_noop("Online payment is not set up for this organisation."),
+    gettext_noop("The payment provider could not be reached; nothing was charged."),
+    gettext_noop("Tickets paid online are given back through a refund."),
 )
 
 #: The series pages (web.views.series.errors/manage, web.forms.series) translate these:

@@ -11,6 +11,7 @@ from .database import *  # noqa: F403
 from .email import *  # noqa: F403
 from .notifications import *  # noqa: F403
 from .observability import *  # noqa: F403
+from .payments import *  # noqa: F403
 from .request_limits import *  # noqa: F403
 from .security import *  # noqa: F403
 from .throttling import *  # noqa: F403

@@ -10,6 +10,7 @@ from events.models.organization import (
     OrganizationStaff,
     StaffPermission,
 )
+from events.models.payment import Payment, PaymentRefund, StripeConnection, StripeEvent
 from events.models.recurrence_rule import RecurrenceRule
 from events.models.rsvp import EventRSVP
 from events.models.ticket import Ticket, TicketTier
@@ -31,8 +32,12 @@ __all__ = [
     "OrganizationMember",
     "OrganizationMembershipRequest",
     "OrganizationStaff",
+    "Payment",
+    "PaymentRefund",
     "RecurrenceRule",
     "StaffPermission",
+    "StripeConnection",
+    "StripeEvent",
     "Ticket",
     "TicketTier",
     "Venue",

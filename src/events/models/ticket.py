@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from common.models import TimeStampedModel
@@ -17,6 +17,7 @@ class TicketTier(TimeStampedModel):
         FREE = "free"
         OFFLINE = "offline"
         AT_THE_DOOR = "at_the_door"
+        ONLINE = "online"  # paid through Stripe Checkout (issue 14)
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="ticket_tiers")
     name = models.CharField(max_length=100)
@@ -39,6 +40,22 @@ class TicketTier(TimeStampedModel):
     sales_end_at = models.DateTimeField(null=True, blank=True)
     max_tickets_per_user = models.PositiveIntegerField(null=True, blank=True)
     payment_due_hours = models.PositiveIntegerField(default=72)
+    #: A booking fee per ticket, charged on top of the price (online payment shows it).
+    fee = models.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    #: The tax rate included in the price, in percent (shown on receipts; Encore adds none).
+    tax_rate = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+    )
+    #: Holders may refund an online ticket themselves until then; empty = they may not.
+    refund_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["price", "name"]
@@ -68,6 +85,8 @@ class TicketTier(TimeStampedModel):
             raise ValidationError({"sales_end_at": ["Sales must end after they start."]})
         if self.total_quantity is not None and self.total_quantity < self.quantity_sold:
             raise ValidationError({"total_quantity": ["Cannot be below the tickets already sold."]})
+        if self.payment_method == self.PaymentMethod.ONLINE and self.price <= 0:
+            raise ValidationError({"price": ["A tier paid online needs a price above 0."]})
 
 
 class Ticket(TimeStampedModel):
@@ -97,6 +116,14 @@ class Ticket(TimeStampedModel):
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancellation_reason = models.CharField(
         max_length=16, choices=CancellationReason.choices, blank=True
+    )
+    #: The Stripe Checkout this ticket is paid through (online tiers only).
+    payment = models.ForeignKey(
+        "events.Payment",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tickets",
     )
 
     class Meta:

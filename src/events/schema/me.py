@@ -5,8 +5,9 @@ from datetime import datetime
 
 from ninja import Schema
 
-from events.models import EventWaitList, WaitlistOffer
+from events.models import EventWaitList, Ticket, WaitlistOffer
 from events.schema.attendance import MyOfferSchema
+from events.schema.payment import TicketPaymentSchema, ticket_payment
 from events.selectors.me import own_live_offer
 
 
@@ -29,6 +30,11 @@ class MyTicketSchema(Schema):
     status: str
     holder_name: str
     created_at: datetime
+    payment: TicketPaymentSchema | None = None
+
+    @staticmethod
+    def resolve_payment(obj: Ticket) -> dict[str, object] | None:
+        return ticket_payment(obj)
 
 
 class MyRSVPSchema(Schema):

@@ -11,6 +11,7 @@ from pydantic import ConfigDict, StringConstraints
 from common.http.fields import Instant
 from events.models import Ticket, TicketTier
 from events.schema.choices import TicketStatus
+from events.schema.payment import CheckoutPaymentSchema, TicketPaymentSchema, ticket_payment
 
 MAX_INT = 2_147_483_647  # the largest value every supported database stores
 HolderName = Annotated[str, StringConstraints(max_length=200)]
@@ -48,6 +49,9 @@ class TierCreateSchema(Schema):
     sales_end_at: Instant | None = None
     max_tickets_per_user: int | None = Field(None, ge=1, le=MAX_INT)
     payment_due_hours: int = Field(72, ge=1, le=MAX_INT)
+    fee: Decimal = Decimal("0")
+    tax_rate: Decimal = Decimal("0")
+    refund_deadline: Instant | None = None
 
 
 class TierUpdateSchema(Schema):
@@ -65,6 +69,9 @@ class TierUpdateSchema(Schema):
     sales_end_at: Instant | None = None
     max_tickets_per_user: int | None = Field(None, ge=1, le=MAX_INT)
     payment_due_hours: int | None = Field(None, ge=1, le=MAX_INT)
+    fee: Decimal | None = None
+    tax_rate: Decimal | None = None
+    refund_deadline: Instant | None = None
 
 
 class BoxOfficeSaleSchema(Schema):
@@ -88,14 +95,25 @@ class TicketSchema(Schema):
     cancelled_at: datetime | None
     cancellation_reason: str
     created_at: datetime
+    payment: TicketPaymentSchema | None = Field(
+        None, description="The online payment of this ticket; null for other methods."
+    )
 
     @staticmethod
     def resolve_tier_name(obj: Ticket) -> str:
         return obj.tier.name  # select_related by every query that feeds this schema
 
+    @staticmethod
+    def resolve_payment(obj: Ticket) -> dict[str, object] | None:
+        return ticket_payment(obj)  # `payment` select_related like `tier`
+
 
 class CheckoutResultSchema(Schema):
     tickets: list[TicketSchema]
+    payment: CheckoutPaymentSchema | None = Field(
+        None,
+        description="Set when the cart is paid online: where to send the buyer, and until when.",
+    )
 
 
 class TicketUserSchema(Schema):
@@ -123,3 +141,6 @@ class TierAdminSchema(Schema):
     sales_end_at: datetime | None
     max_tickets_per_user: int | None
     payment_due_hours: int
+    fee: Decimal
+    tax_rate: Decimal
+    refund_deadline: datetime | None

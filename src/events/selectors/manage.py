@@ -8,7 +8,7 @@ permission: `manage_event` for an RSVP event, `manage_tickets` for a ticketed on
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db.models import QuerySet
@@ -27,6 +27,7 @@ from events.models import (
 from events.selectors import event_admin as admin_selectors
 from events.selectors import tickets as ticket_selectors
 from events.selectors.access import AnyUser, access_event_admin, staff_organizations
+from events.utils.money import to_major
 
 LIST_CAP = 100
 #: An organisation's page lists at most this many upcoming and past events.
@@ -95,6 +96,12 @@ class Attendee:
     detail: str  # the tier of a ticket, "" for an RSVP
     status: str
     checked_in_at: datetime | None
+    #: A ticket paid online (issue 14): the checkout's state, this ticket's amount
+    #: (major units) and currency, and whether a chargeback was opened; "" otherwise.
+    payment_status: str = ""
+    payment_amount: str = ""
+    payment_currency: str = ""
+    disputed: bool = False
 
     @property
     def can_check_in(self) -> bool:
@@ -144,7 +151,7 @@ def rsvp_attendee(event: Event, rsvp_id: uuid.UUID) -> Attendee:
 
 
 def _ticket_attendee(ticket: Ticket) -> Attendee:
-    return Attendee(
+    attendee = Attendee(
         id=ticket.pk,
         name=ticket.holder_name or ticket.user.display_name,
         email=ticket.user.email,
@@ -152,6 +159,17 @@ def _ticket_attendee(ticket: Ticket) -> Attendee:
         detail=ticket.tier.name,
         status=ticket.status,
         checked_in_at=ticket.checked_in_at,
+    )
+    payment = ticket.payment  # select_related by `event_tickets`
+    if payment is None:
+        return attendee
+    amount = int(payment.ticket_amounts.get(str(ticket.pk), 0))
+    return replace(
+        attendee,
+        payment_status=payment.status,
+        payment_amount=str(to_major(amount, payment.currency)),
+        payment_currency=payment.currency,
+        disputed=payment.disputed_at is not None,
     )
 
 

@@ -35,7 +35,9 @@ def upcoming_first(rows: "QuerySet[RowT]") -> "QuerySet[RowT]":
 
 
 def my_tickets(user: User) -> QuerySet[Ticket]:
-    return upcoming_first(Ticket.objects.filter(user=user).select_related("event", "tier"))
+    return upcoming_first(
+        Ticket.objects.filter(user=user).select_related("event", "tier", "payment")
+    )
 
 
 def my_rsvps(user: User) -> QuerySet[EventRSVP]:

@@ -32,6 +32,8 @@ class TicketState:
     status: str
     holder_name: str
     created_at: datetime
+    #: Paid through Stripe: given back by a refund, not a plain cancel.
+    paid_online: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ def my_event_status(user: User, event: Event) -> MyEventStatus:
             status=t.status,
             holder_name=t.holder_name,
             created_at=t.created_at,
+            paid_online=t.payment_id is not None,
         )
         for t in Ticket.objects.filter(event=event, user=user)
         .select_related("tier")

@@ -7,7 +7,7 @@ from events.models import Event, Ticket, TicketTier
 
 def event_tickets(event: Event, status: str | None = None) -> QuerySet[Ticket]:
     """The event's tickets, oldest first (stable pages), with tier and holder loaded."""
-    tickets = Ticket.objects.filter(event=event).select_related("tier", "user")
+    tickets = Ticket.objects.filter(event=event).select_related("tier", "user", "payment")
     if status:
         tickets = tickets.filter(status=status)
     return tickets.order_by("created_at", "pk")

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from events.models import Event, Ticket, TicketTier
+from events.payment_errors import PaidOnline
 from events.service import event_notifications, waitlist_service
 from events.service.locks import adjust_attendee_count, lock_event, lock_tiers
 from events.ticket_errors import AlreadyCancelled, TicketCheckedIn, TicketNotFound
@@ -67,6 +68,8 @@ def _cancel(
         raise AlreadyCancelled()
     if holder is not None and ticket.status == Ticket.Status.CHECKED_IN:
         raise TicketCheckedIn()
+    if holder is not None and ticket.payment_id is not None:
+        raise PaidOnline()  # money and seat move together: the holder asks for a refund
     release_tickets(event, [ticket], reason, timezone.now())
     return ticket
 

@@ -226,7 +226,9 @@ def _ticket_messages(ticket_ids: Sequence[uuid.UUID]) -> list[Message]:
     """One message per (event, owner), listing their tickets in the order given."""
     order = {ticket_id: index for index, ticket_id in enumerate(ticket_ids)}
     tickets = sorted(
-        Ticket.objects.filter(pk__in=order).select_related("tier", "user", "event__organization"),
+        Ticket.objects.filter(pk__in=order).select_related(
+            "tier", "user", "event__organization", "payment"
+        ),
         key=lambda ticket: order[ticket.pk],
     )
     groups: dict[tuple[uuid.UUID, uuid.UUID], list[Ticket]] = {}

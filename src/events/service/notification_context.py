@@ -18,6 +18,7 @@ from typing import Any
 from common.links import event_url, series_url
 from common.timezones import format_in_zone
 from events.models import Event, EventSeries, Ticket
+from events.utils.money import to_major
 
 #: `event_service` tracks model attnames; notifications speak of "start", "end", "venue".
 CHANGED_FIELD_NAMES = {"start": "start", "end": "end", "venue_id": "venue", "venue": "venue"}
@@ -72,6 +73,9 @@ def tickets_context(event: Event, tickets: Sequence[Ticket]) -> dict[str, Any]:
             "tier_name": ticket.tier.name,
             "holder_name": ticket.holder_name,
             "status": ticket.status,
+            "price": str(ticket.tier.price),
+            "fee": str(ticket.tier.fee) if ticket.tier.fee else "",
+            "currency": ticket.tier.currency,
         }
         for ticket in tickets
     ]
@@ -83,6 +87,22 @@ def tickets_context(event: Event, tickets: Sequence[Ticket]) -> dict[str, Any]:
         "ticket_status": first["status"],
         "ticket_count": len(items),
         "tickets": items,
+        "receipt": _receipt(tickets[0]),
+    }
+
+
+def _receipt(ticket: Ticket) -> dict[str, str] | None:
+    """What was paid online (issue 14: receipts by e-mail), from the ticket's payment;
+    `ticket.payment` must be loaded. None for tickets not paid through Stripe."""
+    payment = ticket.payment if ticket.payment_id else None
+    if payment is None or payment.paid_at is None:
+        return None
+    return {
+        "amount": str(to_major(payment.amount, payment.currency)),
+        "currency": payment.currency,
+        "tax_rate": str(ticket.tier.tax_rate.normalize()) if ticket.tier.tax_rate else "",
+        "paid_at": payment.paid_at.isoformat(),
+        "reference": str(payment.pk),
     }
 
 

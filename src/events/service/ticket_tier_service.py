@@ -30,6 +30,9 @@ EDITABLE_FIELDS = (
     "sales_end_at",
     "max_tickets_per_user",
     "payment_due_hours",
+    "fee",
+    "tax_rate",
+    "refund_deadline",
 )
 
 

@@ -17,6 +17,7 @@ from common.api import Pagination, WriteThrottle, error_responses
 from events.controllers.event_admin.event_admin_base import EVENT_ADMIN_PREFIX, EventAdminController
 from events.models import StaffPermission, Ticket, TicketTier
 from events.schema.choices import TicketStatus
+from events.schema.payment import RefundSchema
 from events.schema.ticket import (
     AdminTicketSchema,
     BoxOfficeSaleSchema,
@@ -28,6 +29,7 @@ from events.schema.ticket import (
 from events.selectors import tickets as ticket_selectors
 from events.service import (
     cancellation_service,
+    payment_service,
     ticket_admin_service,
     ticket_tier_service,
 )
@@ -85,10 +87,24 @@ class EventTicketsAdminController(EventAdminController):
     def cancel_ticket(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
         return cancellation_service.cancel_ticket_by_staff(self._event(event_id, MANAGE), ticket_id)
 
-    @route.post("/{event_id}/tickets/{ticket_id}/refund", response={200: TicketSchema, **ERRORS})
+    @route.post(
+        "/{event_id}/tickets/{ticket_id}/refund",
+        response={200: TicketSchema, 202: TicketSchema, **ERRORS, **error_responses(502)},
+    )
     @throttle(WriteThrottle)
-    def refund_ticket(self, event_id: uuid.UUID, ticket_id: uuid.UUID) -> Ticket:
-        return cancellation_service.refund_ticket_offline(self._event(event_id, MANAGE), ticket_id)
+    def refund_ticket(
+        self, event_id: uuid.UUID, ticket_id: uuid.UUID, payload: RefundSchema | None = None
+    ) -> tuple[int, Ticket]:
+        """A ticket paid online: Stripe refunds `amount` (default: all that is left of
+        its price) → 202, and the seat frees when Stripe confirms. Any other ticket: the
+        money went back outside Encore, the ticket is cancelled at once → 200."""
+        event = self._event(event_id, MANAGE)
+        amount = payload.amount if payload is not None else None
+        ticket = ticket_selectors.event_tickets(event).filter(pk=ticket_id).first()
+        if ticket is not None and payment_service.is_paid_online(ticket):
+            request = payment_service.refund_by_organiser(event, ticket_id, self._caller(), amount)
+            return 202, request.ticket
+        return 200, cancellation_service.refund_ticket_offline(event, ticket_id)
 
     @route.post("/{event_id}/tickets/{ticket_id}/check-in", response={200: TicketSchema, **ERRORS})
     @throttle(WriteThrottle)

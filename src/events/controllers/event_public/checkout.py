@@ -13,10 +13,10 @@ from common.api import WriteThrottle, error_responses
 from events.models import Ticket
 from events.schema.ticket import CheckoutResultSchema, CheckoutSchema, TicketSchema
 from events.selectors.access import get_visible_event
-from events.service import cancellation_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
+from events.service import cancellation_service, payment_service
+from events.service.batch_ticket_service import CartItem
 
-ERRORS = error_responses(400, 404, 409)
+ERRORS = error_responses(400, 404, 409, 502)
 
 
 @api_controller("/events", auth=JWTAuth(), tags=["tickets"])
@@ -27,7 +27,9 @@ class CheckoutController(CallerController):
         """Buy a cart of tickets (several tiers, several each); all or nothing.
 
         Gate refusals answer 400, "no seat" refusals 409 (`event_is_full`, `sold_out`,
-        ...), both with the eligibility fields beside `detail` and `code`.
+        ...), both with the eligibility fields beside `detail` and `code`. A cart with
+        tiers paid online answers `payment: {checkout_url, expires_at}`: its tickets are
+        pending (holding their seats) until Stripe reports the payment.
         """
         user = self._caller()
         event = get_visible_event(user, event_id)
@@ -39,8 +41,8 @@ class CheckoutController(CallerController):
             )
             for item in payload.items
         ]
-        tickets = BatchTicketService(event, user).create_batch(items)
-        return 201, {"tickets": tickets}
+        result = payment_service.checkout(event, user, items)
+        return 201, {"tickets": result.tickets, "payment": result.payment}
 
     @route.post("/{event_id}/tickets/{ticket_id}/cancel", response={200: TicketSchema, **ERRORS})
     @throttle(WriteThrottle)

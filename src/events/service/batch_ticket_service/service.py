@@ -15,7 +15,7 @@ gates and no sale windows, but every capacity and per-user bound still applies.
 """
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -111,8 +111,13 @@ class BatchTicketService:
         items: Sequence[CartItem | Mapping[str, Any]],
         *,
         at_box_office: bool = False,
+        on_written: "Callable[[Event, list[Ticket]], None] | None" = None,
     ) -> list[Ticket]:
-        """Sell the cart to `self.user`, all or nothing; returns the new tickets."""
+        """Sell the cart to `self.user`, all or nothing; returns the new tickets.
+
+        `on_written(event, tickets)` runs inside the sale's transaction, under its locks,
+        once the tickets exist (online payment writes its `Payment` there, so no pending
+        online ticket is ever without one)."""
         cart = validate_cart(items)
         if not self.event.requires_ticket:
             raise EligibilityRefused(
@@ -127,10 +132,16 @@ class BatchTicketService:
                 metrics.refused(eligibility.reason_code)
                 raise EligibilityRefused(eligibility)
         with refusals_detailed_after_release():
-            return self._write_cart(cart, at_box_office=at_box_office)
+            return self._write_cart(cart, at_box_office=at_box_office, on_written=on_written)
 
     @transaction.atomic
-    def _write_cart(self, cart: list[CartItem], *, at_box_office: bool) -> list[Ticket]:
+    def _write_cart(
+        self,
+        cart: list[CartItem],
+        *,
+        at_box_office: bool,
+        on_written: "Callable[[Event, list[Ticket]], None] | None" = None,
+    ) -> list[Ticket]:
         event = lock_event(self.event.pk)
         self.event = event
         tiers = lock_tiers(event, [item.tier_id for item in cart])
@@ -145,7 +156,12 @@ class BatchTicketService:
             written += self._write_item(event, item, tiers[item.tier_id], at_box_office)
         adjust_attendee_count(event, len(written))
         self.claim_waitlist_offer_if_any(check)
-        event_notifications.notify_tickets_created([ticket.pk for ticket in written])
+        if on_written is not None:
+            on_written(event, written)
+        # A ticket paid online hears `ticket_created` once paid (its receipt).
+        event_notifications.notify_tickets_created(
+            [t.pk for t in written if not (t.status == Ticket.Status.PENDING and t.payment_id)]
+        )
         return written
 
     # -- the waitlist's hooks (seed 000 names them on this class) --------------------------

@@ -1,9 +1,9 @@
 """`/events/{event_id}/checkout`: a quantity per tier on sale and "Confirm".
 
-The same service as `POST /api/events/{id}/checkout` (`BatchTicketService.create_batch`,
-all or nothing), on the event from the same selector (`get_visible_event`'s visibility,
-with the tiers prefetched). Free, at-the-door and offline tiers only: online payment is
-issue 14. A refusal (sold out, a limit, the gates) shows on the form and sells nothing;
+The same service as `POST /api/events/{id}/checkout` (`payment_service.checkout`, all or
+nothing), on the event from the same selector (`get_visible_event`'s visibility, with the
+tiers prefetched). A cart with tiers paid online sends the buyer to Stripe's Checkout
+page; Stripe sends them back to the event page (`?payment=done|cancelled`). A refusal (sold out, a limit, the gates) shows on the form and sells nothing;
 after a sale the buyer is back on the event page. A held waitlist offer is claimed by the
 checkout itself ("Claim my seat" on ticketed events leads here).
 """
@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.models import User
 from common.errors import EncoreError
 from events.selectors.event import get_public_event
-from events.service.batch_ticket_service import BatchTicketService
+from events.service import payment_service
 from web.forms.event import CheckoutForm, field_name
 from web.views.access import activate_viewer_zone, signed_in
 from web.views.event.actions import NOT_A_REFUSAL, event_path
@@ -39,12 +39,14 @@ def checkout(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     message = ""
     if request.method == "POST" and form.is_valid():
         try:
-            BatchTicketService(event, user).create_batch(form.cart())
+            result = payment_service.checkout(event, user, form.cart())
         except NOT_A_REFUSAL:
             raise
         except EncoreError as refusal:
             message, status = gettext(refusal.detail), refusal.status_code
         else:
+            if result.payment is not None:
+                return redirect(result.payment.checkout_url)  # Stripe's page; card data stays there
             return redirect(event_path(event_id))
     elif request.method == "POST":
         status = 400

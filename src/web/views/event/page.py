@@ -11,6 +11,7 @@ import uuid
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from events.models import Event
@@ -53,9 +54,25 @@ def render_page(
     return render(request, "web/event/page.html", context, status=status)
 
 
+def payment_notice(request: HttpRequest) -> str:
+    """Back from Stripe's Checkout page (`?payment=done|cancelled`, the session's return
+    addresses): the tickets turn active when Stripe's webhook arrives, seconds later."""
+    answer = request.GET.get("payment")
+    if answer == "done":
+        return gettext(
+            "Thank you. Your payment is being confirmed; your tickets become valid in a moment."
+        )
+    if answer == "cancelled":
+        return gettext(
+            "The payment was not completed. Your seats stay held until the checkout expires."
+        )
+    return ""
+
+
 @require_GET
 def event_page(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
-    return render_page(request, get_public_event(request.user, event_id))
+    event = get_public_event(request.user, event_id)
+    return render_page(request, event, message=payment_notice(request))
 
 
 @require_GET

@@ -45,7 +45,18 @@ CHECK_IN_REFUSALS = {
 }
 #: The two kinds of attendee row ("Check in" calls a different service for each).
 TICKET, RSVP = "ticket", "rsvp"
-CSV_HEADER = ("name", "email", "type", "ticket_type", "status", "checked_in_at")
+CSV_HEADER = (
+    "name",
+    "email",
+    "type",
+    "ticket_type",
+    "status",
+    "checked_in_at",
+    "payment_status",
+    "payment_amount",
+    "payment_currency",
+    "payment_disputed",
+)
 
 
 def status_label(status: str) -> str:
@@ -173,6 +184,10 @@ def attendees_csv(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
                     _safe(person.detail),
                     person.status,
                     checked_in,
+                    person.payment_status,
+                    person.payment_amount,
+                    person.payment_currency,
+                    "yes" if person.disputed else "",
                 )
             )
 
