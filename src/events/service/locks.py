@@ -15,20 +15,30 @@ from django.db.models import F, IntegerField, UUIDField
 from common.compiled_query import CompiledInstances, CompiledQuery, CompiledWrite, Param
 from events.models import Event, EventSeries, TicketTier
 
+_LOCK_SERIES_ROW = CompiledQuery(
+    lambda: EventSeries.objects.filter(pk=Param("series_id", UUIDField()))
+    .select_for_update()
+    .values("id")
+)
+
 
 def lock_series(series_id: uuid.UUID) -> EventSeries:
-    """Lock the EventSeries row, the first lock of the order (generation, exdates).
+    """Lock the EventSeries row, the first lock of the order (generation, exdates), then
+    read it with its rule, template and organisation.
 
-    The rule, template and organisation come along in the same query; `of=("self",)`
-    locks only the series row (PostgreSQL refuses FOR UPDATE on the nullable side of
-    the LEFT JOINs the optional rule and template need). Raises EventSeries.DoesNotExist.
+    Two statements, not one `select_for_update().select_related()`: on PostgreSQL a lock
+    that had to wait for another writer returns the locked row as that writer committed
+    it, but joined rows as they were when the statement began (READ COMMITTED re-checks
+    only the locked row), so a cadence change or split we waited for would leave a stale
+    rule or template here. The read after the lock is a new statement with a fresh
+    snapshot. Raises EventSeries.DoesNotExist.
     """
     assert transaction.get_connection().in_atomic_block, "lock_series needs a transaction"
-    return (
-        EventSeries.objects.select_for_update(of=("self",))
-        .select_related("organization", "recurrence_rule", "template_event")
-        .get(pk=series_id)
-    )
+    if not _LOCK_SERIES_ROW.rows(series_id=series_id):
+        raise EventSeries.DoesNotExist(f"no series {series_id}")
+    return EventSeries.objects.select_related(
+        "organization", "recurrence_rule", "template_event"
+    ).get(pk=series_id)
 
 
 _LOCK_EVENT = CompiledInstances(

@@ -374,8 +374,10 @@ class TestQueryCounts:
         created_large, queries_large = count_queries(large, until_override=utc(2026, 3, 14))
         assert (created_small, created_large) == (3, 30)
         assert queries_large - queries_small <= 2 * (30 - 3)
-        assert queries_small <= 12
-        assert queries_large <= 2 * 30 + 12
+        # The constant includes the lock and the read after it (`locks.lock_series`: two
+        # statements, so that the rule and template are read fresh after a lock wait).
+        assert queries_small <= 13
+        assert queries_large <= 2 * 30 + 13
 
     def test_bulk_inserts_make_the_cost_flat(self, now):
         small, large = self._series_with_tier(), self._series_with_tier()

@@ -39,7 +39,6 @@ from events.service.recurrence_service.generation import materialize_occurrences
 from events.service.recurrence_service.occurrences import exdate_instants, exdate_key
 from events.service.recurrence_service.series_parts import (
     ONE_MICROSECOND,
-    reload_parts,
     rule_of,
     template_of,
 )
@@ -56,7 +55,6 @@ def add_extra_date(series: EventSeries, start: datetime) -> EventSeries:
         raise InvalidInput({"start": ["An extra date must lie in the future."]})
     with transaction.atomic():
         locked = lock_series(series.pk)
-        reload_parts(locked)  # the rule as a cadence change we waited for left it
         rule = rule_of(locked)
         template_of(locked)
         if instant in rule.extra_dates():
@@ -85,7 +83,6 @@ def remove_extra_date(series: EventSeries, start: datetime) -> EventSeries:
     instant = _instant(start)
     with transaction.atomic():
         locked = lock_series(series.pk)
-        reload_parts(locked)
         rule = rule_of(locked)
         if instant not in rule.extra_dates():
             raise NotAnExtraDate()

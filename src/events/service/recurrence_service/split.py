@@ -57,7 +57,6 @@ from events.service.recurrence_service.propagation import (
 )
 from events.service.recurrence_service.series_parts import (
     ONE_MICROSECOND,
-    reload_parts,
     rule_of,
     template_of,
 )
@@ -95,7 +94,6 @@ def split_series(
         raise InvalidInput({"from": ["A split starts in the future; the past stays as it is."]})
     with transaction.atomic():
         old = lock_series(series.pk)
-        reload_parts(old)  # a split we waited for changed both
         old_rule, old_template = rule_of(old), template_of(old)
         if instant <= old_rule.dtstart:
             raise InvalidInput({"from": ["The series starts on or after this date: edit it."]})
@@ -180,9 +178,8 @@ def _rule_dates_before(rule: RecurrenceRule, instant: datetime) -> list[datetime
 
 def _end_before(series: EventSeries, rule: RecurrenceRule, instant: datetime) -> None:
     """The old series ends before `instant`: its rule, extra dates and exdates; and it is
-    paused, because it has nothing more to generate. The pause is also what stops a
-    generation pass queued behind this split: such a pass gets the series row as
-    committed here, but its joined rule as it was before (`series_parts.reload_parts`)."""
+    paused, because it has nothing more to generate (also a generation pass queued
+    behind this split: `lock_series` reads the series, paused, after its lock)."""
     last = instant - ONE_MICROSECOND
     # A count that ends the rule before `instant` already stays; one that would reach
     # it is replaced by the `until` that names the same dates.
