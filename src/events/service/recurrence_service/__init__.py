@@ -15,6 +15,9 @@ directly, never through this file.
 | `propagation` | template edits pushed onto future occurrences |
 | `lifecycle` | creating, pausing, resuming and deleting a series |
 | `series_parts` | the rule and the template every operation needs |
+| `editing` | the series' own fields: name, description, slug (former slugs kept) |
+| `occurrence_dates` | the occurrence a local date names (`cancel-occurrence`) |
+| `template_guard` | the event PATCH refuses a template's non-propagatable fields |
 
 Every administration function locks the series row first, then Event rows (pk order),
 per domain.md.
@@ -24,6 +27,7 @@ from events.series_errors import NotAnOccurrence, NotARecurringSeries
 from events.service.recurrence_service.cadence import check_rule_fields, update_series_recurrence
 from events.service.recurrence_service.cancellation import CancelledOccurrence, cancel_occurrence
 from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
+from events.service.recurrence_service.editing import update_series
 from events.service.recurrence_service.generation import (
     GenerationWindow,
     dispatch_series_generation,
@@ -40,6 +44,7 @@ from events.service.recurrence_service.lifecycle import (
     pause_series,
     resume_series,
 )
+from events.service.recurrence_service.occurrence_dates import occurrence_on
 from events.service.recurrence_service.occurrences import (
     Occurrence,
     duplicate_event,
@@ -54,6 +59,7 @@ from events.service.recurrence_service.propagation import (
     update_template,
 )
 from events.service.recurrence_service.series_parts import rule_of, template_of
+from events.service.recurrence_service.template_guard import check_event_patch_of_template
 
 __all__ = [
     "PROPAGATABLE_FIELDS",
@@ -66,6 +72,7 @@ __all__ = [
     "TemplateUpdate",
     "cancel_occurrence",
     "cancel_stale_occurrences",
+    "check_event_patch_of_template",
     "check_rule_fields",
     "create_recurring_event_series",
     "delete_series",
@@ -80,11 +87,13 @@ __all__ = [
     "generation_window",
     "materialize_occurrence",
     "materialize_occurrences",
+    "occurrence_on",
     "occurrence_slugs",
     "pause_series",
     "resume_series",
     "rule_of",
     "template_of",
+    "update_series",
     "update_series_recurrence",
     "update_template",
 ]
