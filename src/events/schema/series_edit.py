@@ -14,18 +14,18 @@ accepted.
 
 import re
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from django.core.validators import slug_re
 from ninja import Field, Schema
 from pydantic import (
-    AfterValidator,
     BeforeValidator,
     ConfigDict,
-    Discriminator,
+    PlainValidator,
     StrictBool,
     StrictInt,
-    Tag,
+    TypeAdapter,
+    ValidationError,
     WithJsonSchema,
 )
 from pydantic_core import PydanticCustomError
@@ -61,11 +61,32 @@ def _date_or_instant(value: Any) -> str:
     return "instant"
 
 
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "local_date": TypeAdapter(date),
+    "instant": TypeAdapter(Instant),
+}
+
+
+def _occurrence_date(value: Any) -> date | datetime:
+    """A local date when the value is `YYYY-MM-DD`, else an instant with its offset. The
+    error of the form chosen is reported under the field's own name (a tagged union
+    would add the tag to it), with its type kept, so an unstorable instant stays a 400."""
+    try:
+        parsed = _ADAPTERS[_date_or_instant(value)].validate_python(value)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        raise PydanticCustomError(error["type"], error["msg"]) from None
+    _in_years(parsed)
+    return cast(date | datetime, parsed)
+
+
 #: `2026-12-17T18:00:00+01:00` (an instant) or `2026-12-17` (a day in the series' zone).
 OccurrenceDate = Annotated[
-    Annotated[date, AfterValidator(_in_years), Tag("local_date")]
-    | Annotated[Instant, AfterValidator(_in_years), Tag("instant")],
-    Discriminator(_date_or_instant),
+    date | Instant,
+    PlainValidator(_occurrence_date),
+    WithJsonSchema(
+        {"oneOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
+    ),
 ]
 
 
