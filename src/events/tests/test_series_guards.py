@@ -149,7 +149,7 @@ class TestGenerateUntil:
 class TestEventPatchOfATemplate:
     def test_a_schedule_field_is_422_and_names_the_series_route(self, api: Any, org: Any) -> None:
         series = _series(org)
-        template = Event.objects.get(pk=series.template_event_id)
+        template = Event.objects.get(event_series=series, is_template=True)
         response = api(org.owner).patch(
             f"/event-admin/{template.pk}",
             {
@@ -172,7 +172,7 @@ class TestEventPatchOfATemplate:
             f"/event-admin/{series.template_event_id}", {"name": "Pilates", "max_attendees": 9}
         )
         assert response.status_code == 200, response.json()
-        template = Event.objects.get(pk=series.template_event_id)
+        template = Event.objects.get(event_series=series, is_template=True)
         assert (template.name, template.max_attendees) == ("Pilates", 9)
 
     def test_an_occurrence_keeps_its_own_schedule_edits(self, api: Any, org: Any) -> None:
