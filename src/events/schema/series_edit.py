@@ -92,8 +92,8 @@ OccurrenceDate = Annotated[
 
 # -- durations -----------------------------------------------------------------------------
 _ISO_DURATION = re.compile(
-    r"P(?:(?P<weeks>\d+)W)?(?:(?P<days>\d+)D)?"
-    r"(?:T(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?(?:(?P<seconds>\d+)S)?)?"
+    r"P(?:(?P<weeks>\d{1,15})W)?(?:(?P<days>\d{1,15})D)?"
+    r"(?:T(?:(?P<hours>\d{1,15})H)?(?:(?P<minutes>\d{1,15})M)?(?:(?P<seconds>\d{1,15})S)?)?"
 )
 DURATION_FORMS = "ISO 8601 such as 'PT1H30M' or 'P1D', or a whole number of minutes such as 90"
 MAX_DURATION = timedelta(days=366)
@@ -102,22 +102,27 @@ MAX_DURATION = timedelta(days=366)
 def _parse_duration(value: Any) -> timedelta:
     """`PT1H30M` or `90` (minutes). Years and months are refused: their length depends on
     the date, an occurrence's length does not."""
-    if isinstance(value, timedelta):
-        duration = value
-    elif isinstance(value, int) and not isinstance(value, bool):
-        duration = timedelta(minutes=value)
-    elif isinstance(value, str) and (match := _ISO_DURATION.fullmatch(value.strip().upper())):
-        parts = {name: int(n) for name, n in match.groupdict().items() if n is not None}
-        if not parts:
-            raise PydanticCustomError("duration_format", f"Give the duration as {DURATION_FORMS}.")
-        duration = timedelta(**parts)
-    else:
-        raise PydanticCustomError("duration_format", f"Give the duration as {DURATION_FORMS}.")
-    if not timedelta(0) < duration <= MAX_DURATION:
+    try:
+        duration = _duration_of(value)
+    except OverflowError:  # more days than a timedelta holds
+        duration = None
+    if duration is None or not timedelta(0) < duration <= MAX_DURATION:
         raise PydanticCustomError(
             DATETIME_OUT_OF_RANGE, "The duration must be longer than zero and at most 366 days."
         )
     return duration
+
+
+def _duration_of(value: Any) -> timedelta:
+    if isinstance(value, timedelta):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return timedelta(minutes=value)
+    if isinstance(value, str) and (match := _ISO_DURATION.fullmatch(value.strip().upper())):
+        parts = {name: int(n) for name, n in match.groupdict().items() if n is not None}
+        if parts:
+            return timedelta(**parts)
+    raise PydanticCustomError("duration_format", f"Give the duration as {DURATION_FORMS}.")
 
 
 SeriesDuration = Annotated[
