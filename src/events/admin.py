@@ -19,6 +19,7 @@ from events.models import (
     EventRSVP,
     EventSeries,
     EventSeriesFollow,
+    EventSeriesSlug,
     EventWaitList,
     Invitation,
     Organization,
@@ -114,6 +115,15 @@ class EventSeriesAdmin(admin.ModelAdmin):
     list_filter = ["is_active", "auto_publish"]
     search_fields = ["name", "slug"]
     readonly_fields = ["template_event", "recurrence_rule", "exdates", "last_generated_until"]
+
+
+@admin.register(EventSeriesSlug)
+class EventSeriesSlugAdmin(ReadOnlyAdmin):
+    """Read-only: a former slug is recorded by `update_series` when a series is renamed,
+    and its old public address redirects to the series (ADR 0023)."""
+
+    list_display = ["slug", "series", "organization", "created_at"]
+    search_fields = ["slug", "series__name"]
 
 
 @admin.register(RecurrenceRule)
