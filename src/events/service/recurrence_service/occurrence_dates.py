@@ -7,6 +7,10 @@ occurrences held that day (a moved one included), all compared as UTC instants. 
 already excluded count as well, so cancelling a date twice answers as for an instant.
 Several candidates are 400 `ambiguous_date` (the organiser then gives the instant);
 none is 400 `not_an_occurrence`.
+
+The date is resolved from the series row in hand, before `cancel_occurrence` takes the
+series lock; the instant it yields is then checked under the lock like any instant, so
+a concurrent edit of the extra dates can only turn it into a `not_an_occurrence`.
 """
 
 from datetime import UTC, date, datetime, time, timedelta
