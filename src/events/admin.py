@@ -118,7 +118,10 @@ class EventSeriesAdmin(admin.ModelAdmin):
     list_display = ["name", "organization", "slug", "is_active", "auto_publish"]
     list_filter = ["is_active", "auto_publish"]
     search_fields = ["name", "slug"]
+    # The slug too: a rename through the series routes records the former slug, so its
+    # public address keeps redirecting (ADR 0023); the admin would skip that.
     readonly_fields = [
+        "slug",
         "template_event",
         "recurrence_rule",
         "exdates",
@@ -130,7 +133,8 @@ class EventSeriesAdmin(admin.ModelAdmin):
 
 @admin.register(EventSeriesSlug)
 class EventSeriesSlugAdmin(ReadOnlyAdmin):
-    """Former slugs are written by the rename itself; the admin only shows them."""
+    """Read-only: a former slug is recorded by `update_series` when a series is renamed,
+    and its old public address redirects to the series (ADR 0023)."""
 
     list_display = ["slug", "series", "organization", "created_at"]
     search_fields = ["slug", "series__name"]

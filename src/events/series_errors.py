@@ -39,3 +39,37 @@ class SeriesContinued(Conflict):
 
     default_code = "series_continued"
     default_detail = "This series continues as another series after its end; add the date there."
+
+
+class AmbiguousDate(EncoreError):
+    """A local date given to `cancel-occurrence` holds several occurrences of the series."""
+
+    default_code = "ambiguous_date"
+    default_detail = (
+        "The series has several occurrences on this date; give the occurrence's time with "
+        "its UTC offset."
+    )
+
+
+class UntilInPast(EncoreError):
+    """A manual `generate` whose `until` lies before now or before the cursor: a pass may
+    never move the cursor back (a deleted occurrence would come back on the next pass)."""
+
+    default_code = "until_in_past"
+    default_detail = "`until` lies in the past or before what is already generated."
+
+
+class SeriesSlugTaken(Conflict):
+    """The slug is another series' current slug, or a former one that still redirects."""
+
+    default_code = "slug_taken"
+    default_detail = "Another series of this organisation uses or used this slug."
+
+
+class SeriesTemplateField(EncoreError):
+    """A field of a series template sent to the event PATCH that the series routes own
+    (422, as those routes refuse it): the answer names the route to use instead."""
+
+    status_code = 422
+    default_code = "is_series_template"
+    default_detail = "This event is a series template; edit it through its series."

@@ -19,7 +19,13 @@ from common.errors import InvalidInput
 from events.models import Event
 from events.schema.durations import IsoDuration
 from events.schema.event import EventListItem
-from events.schema.event_admin import Count, EventCreateSchema, EventTime, VisibilitySettingsSchema
+from events.schema.event_admin import Count, EventTime, VisibilitySettingsSchema
+from events.schema.series_edit import (
+    OccurrenceDate,
+    SeriesDuration,
+    SeriesTemplateCreateSchema,
+    template_event_data,
+)
 from events.utils import recurrence_validators as rv
 
 
@@ -68,7 +74,10 @@ class RecurrencePatchFieldsSchema(_RuleFieldsSchema):
 class SeriesCreateSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    event: EventCreateSchema
+    event: SeriesTemplateCreateSchema
+    duration: SeriesDuration | None = Field(
+        None, description="Length of every occurrence: ISO 8601 (PT1H30M) or minutes"
+    )
     series_name: str = Field(..., min_length=1, max_length=150)
     series_description: str = ""
     recurrence: RecurrenceCreateSchema
@@ -85,6 +94,10 @@ class SeriesCreateSchema(Schema):
             rule = {}
         _raise_if(errors)
         return rule
+
+    def template_data(self) -> dict[str, Any]:
+        """The template's fields: start = dtstart, end = dtstart + duration."""
+        return template_event_data(self.event, self.recurrence.dtstart, self.duration)
 
 
 class SeriesRecurrencePatchSchema(Schema):
@@ -138,7 +151,9 @@ class TemplatePatchSchema(Schema):
 class CancelOccurrenceSchema(Schema):
     model_config = ConfigDict(extra="forbid")
 
-    occurrence_date: EventTime
+    occurrence_date: OccurrenceDate = Field(
+        ..., description="The instant with its offset, or a local date YYYY-MM-DD"
+    )
 
 
 class GenerateSchema(Schema):

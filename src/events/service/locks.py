@@ -16,9 +16,11 @@ from common.compiled_query import CompiledInstances, CompiledQuery, CompiledWrit
 from events.models import Event, EventSeries, TicketTier
 
 _LOCK_SERIES_ROW = CompiledQuery(
-    lambda: EventSeries.objects.filter(pk=Param("series_id", UUIDField()))
-    .select_for_update()
-    .values("id")
+    lambda: (
+        EventSeries.objects.filter(pk=Param("series_id", UUIDField()))
+        .select_for_update()
+        .values("id")
+    )
 )
 
 

@@ -25,6 +25,7 @@ def create_body(**recurrence: Any) -> dict[str, Any]:
     rule.update(recurrence)
     return {
         "event": {"name": "Yoga", "start": dtstart.isoformat()},
+        "duration": "PT1H",
         "series_name": "Monday yoga",
         "recurrence": rule,
         "generation_window_weeks": 4,

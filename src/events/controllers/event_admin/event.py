@@ -17,7 +17,7 @@ from events.schema.choices import EventStatus
 from events.schema.event import EventDetail
 from events.schema.event_admin import EventUpdateSchema
 from events.selectors import event_admin as admin_selectors
-from events.service import event_service
+from events.service import event_service, recurrence_service
 
 
 @api_controller(EVENT_ADMIN_PREFIX, auth=JWTAuth(), tags=["event admin"])
@@ -25,9 +25,12 @@ class EventAdminEventController(EventAdminController):
     @route.patch("/{event_id}", response={200: EventDetail, **ERRORS})
     @throttle(WriteThrottle)
     def update_event(self, event_id: uuid.UUID, payload: EventUpdateSchema) -> Event:
-        """Only the fields sent change; capacity up enqueues waitlist processing."""
+        """Only the fields sent change; capacity up enqueues waitlist processing. On a
+        series template only the template route's fields (else 422 `is_series_template`)."""
         event = self._event(event_id, StaffPermission.EDIT_EVENT)
-        event_service.update_event(event, payload.service_data())
+        fields = payload.service_data()
+        recurrence_service.check_event_patch_of_template(event, fields)
+        event_service.update_event(event, fields)
         return admin_selectors.event_detail(self._caller(), event.pk)
 
     @route.delete("/{event_id}", response={204: None, **ERRORS})

@@ -7,16 +7,18 @@ never shown. (Following a series lives in `organization/organizations.py`.)
 
 import uuid
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from ninja_extra import api_controller, route
 
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, optional_jwt_auth
+from common.errors import NotFound
 from common.openapi import file_response
 from events.models import EventSeries
 from events.schema.series import PublicSeriesSchema
 from events.selectors.event_calendar import events_calendar
 from events.selectors.series import visible_occurrences, visible_series, visible_series_by_slug
+from events.selectors.series_slugs import current_slug_of_former
 
 NOT_FOUND = {404: ErrorSchema}
 
@@ -61,9 +63,22 @@ class PublicSeriesController(_SeriesReader):
 
 @api_controller("/events", auth=optional_jwt_auth(), tags=["event series"])
 class PublicSeriesBySlugController(_SeriesReader):
-    @route.get("/{org_slug}/series/{series_slug}", response={200: PublicSeriesSchema, **NOT_FOUND})
-    def get_series_by_slug(self, org_slug: str, series_slug: str) -> dict[str, object]:
-        return self._public(visible_series_by_slug(self._viewer(), org_slug, series_slug))
+    @route.get(
+        "/{org_slug}/series/{series_slug}",
+        response={200: PublicSeriesSchema, 301: None, **NOT_FOUND},
+    )
+    def get_series_by_slug(
+        self, org_slug: str, series_slug: str
+    ) -> dict[str, object] | HttpResponse:
+        """A former slug of a renamed series answers 301 with the current address."""
+        try:
+            series = visible_series_by_slug(self._viewer(), org_slug, series_slug)
+        except NotFound:
+            moved = current_slug_of_former(self._viewer(), org_slug, series_slug)
+            if moved is None:
+                raise
+            return HttpResponsePermanentRedirect(f"/api/events/{org_slug}/series/{moved}")
+        return self._public(series)
 
 
 CONTROLLERS = [PublicSeriesController, PublicSeriesBySlugController]

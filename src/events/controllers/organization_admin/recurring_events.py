@@ -1,7 +1,8 @@
 """Recurring series administration under /organization-admin/{slug} (seed 004).
 
 Creating needs `create_event`; deleting `delete_event_series`; everything else
-`edit_event_series`. A series of another organisation is a 404. Each route parses its
+`edit_event_series`. A series of another organisation is a 404. The series PATCH is
+inherited from `series_admin.SeriesEditRoutes` (same path as this GET and DELETE). Each route parses its
 body, fetches the series through `access_series_admin` and calls one function of
 `recurrence_service`, which owns the locks and the transaction.
 """
@@ -13,7 +14,8 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.controllers.organization_admin.base import ADMIN_PREFIX
+from events.controllers.organization_admin.series_admin import SeriesEditRoutes
 from events.models import Event, EventSeries, StaffPermission
 from events.schema.event import EventDetail
 from events.schema.series import (
@@ -37,7 +39,7 @@ EDIT = StaffPermission.EDIT_EVENT_SERIES
 
 
 @api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin: series"])
-class OrganizationAdminRecurringEventsController(OrganizationAdminController):
+class OrganizationAdminRecurringEventsController(SeriesEditRoutes):
     def _series(self, slug: str, series_id: uuid.UUID, permission: str = EDIT) -> EventSeries:
         return access_series_admin(self._caller(), slug, series_id, permission)
 
@@ -54,7 +56,7 @@ class OrganizationAdminRecurringEventsController(OrganizationAdminController):
         rule_data = payload.check()
         series = recurrence_service.create_recurring_event_series(
             organization,
-            payload.event.service_data(),
+            payload.template_data(),
             payload.series_name,
             rule_data,
             description=payload.series_description,

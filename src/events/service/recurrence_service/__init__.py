@@ -18,6 +18,9 @@ directly, never through this file.
 | `series_parts` | the rule and the template every operation needs |
 | `extra_dates` | one-off extra dates (RDATE): adding and removing them |
 | `split` | this and following: a series ends before a date, a new one takes over |
+| `editing` | the series' own fields: name, description, slug (former slugs kept) |
+| `occurrence_dates` | the occurrence a local date names (`cancel-occurrence`) |
+| `template_guard` | the event PATCH refuses a template's non-propagatable fields |
 
 Every administration function locks the series row first, then Event rows (pk order),
 per domain.md.
@@ -35,6 +38,7 @@ from events.service.recurrence_service.changes import (
     preview_series_change,
 )
 from events.service.recurrence_service.drift import cancel_stale_occurrences, detect_cadence_drift
+from events.service.recurrence_service.editing import update_series
 from events.service.recurrence_service.extra_dates import add_extra_date, remove_extra_date
 from events.service.recurrence_service.generation import (
     GenerationWindow,
@@ -52,6 +56,7 @@ from events.service.recurrence_service.lifecycle import (
     pause_series,
     resume_series,
 )
+from events.service.recurrence_service.occurrence_dates import occurrence_on
 from events.service.recurrence_service.occurrences import (
     Occurrence,
     duplicate_event,
@@ -67,6 +72,7 @@ from events.service.recurrence_service.propagation import (
 )
 from events.service.recurrence_service.series_parts import rule_of, template_of
 from events.service.recurrence_service.split import STALE_CHOICES, SeriesSplit, split_series
+from events.service.recurrence_service.template_guard import check_event_patch_of_template
 
 __all__ = [
     "PROPAGATABLE_FIELDS",
@@ -86,6 +92,7 @@ __all__ = [
     "apply_series_change",
     "cancel_occurrence",
     "cancel_stale_occurrences",
+    "check_event_patch_of_template",
     "check_rule_fields",
     "create_recurring_event_series",
     "delete_series",
@@ -100,6 +107,7 @@ __all__ = [
     "generation_window",
     "materialize_occurrence",
     "materialize_occurrences",
+    "occurrence_on",
     "occurrence_slugs",
     "pause_series",
     "plan_series_change",
@@ -109,6 +117,7 @@ __all__ = [
     "rule_of",
     "split_series",
     "template_of",
+    "update_series",
     "update_series_recurrence",
     "update_template",
 ]

@@ -7,7 +7,7 @@ already materialised for it (if any) is cancelled through the normal status chan
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +17,7 @@ from events.models import Event, EventSeries, RecurrenceRule
 from events.series_errors import NotAnOccurrence
 from events.service import event_service
 from events.service.locks import lock_series
+from events.service.recurrence_service.occurrence_dates import occurrence_on
 from events.service.recurrence_service.occurrences import exdate_instants, exdate_key
 from events.service.recurrence_service.series_parts import ONE_MICROSECOND, rule_of
 
@@ -29,13 +30,18 @@ class CancelledOccurrence:
     cancelled_event_ids: list[uuid.UUID]
 
 
-def cancel_occurrence(series: EventSeries, occurrence_date: datetime) -> CancelledOccurrence:
+def cancel_occurrence(series: EventSeries, occurrence_date: datetime | date) -> CancelledOccurrence:
     """Exclude one instant for good and cancel its occurrence if it was materialised.
+
+    A local date (no time) names the series' one occurrence that day
+    (`occurrence_dates.occurrence_on`: 400 `ambiguous_date` / `not_an_occurrence`).
 
     Under the series lock, so concurrent cancellations never overwrite each other's
     exdates; then each matching Event under its own lock (`event_service.change_status`:
     pending offers revoked with `event_cancelled`, attendees told on commit).
     """
+    if not isinstance(occurrence_date, datetime):
+        occurrence_date = occurrence_on(series, occurrence_date)
     if timezone.is_naive(occurrence_date):
         raise InvalidInput({"occurrence_date": ["Give the time with its UTC offset."]})
     instant = occurrence_date.astimezone(UTC)

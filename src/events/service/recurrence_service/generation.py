@@ -35,6 +35,7 @@ from django.utils import timezone
 from common import dispatch, metrics
 from common.errors import InvalidInput
 from events.models import Event, EventSeries, TicketTier
+from events.series_errors import UntilInPast
 from events.service import series_notifications
 from events.service.locks import lock_series
 from events.service.recurrence_service.occurrences import (
@@ -73,6 +74,7 @@ def generate_series_events(
         if not can_generate(locked):
             return []
         now = timezone.now()
+        _check_until_after_cursor(until_override, locked.last_generated_until)
         window = generation_window(locked, now, until_override)
         created = _materialize_window(locked, window)
         finish_pass(locked, window, created, now)
@@ -162,6 +164,17 @@ def _check_until_override(until: datetime | None, now: datetime) -> None:
         raise InvalidInput({"until": ["Give the time with its UTC offset."]})
     if until > now + MAX_MANUAL_HORIZON:
         raise InvalidInput({"until": ["Occurrences can be generated at most 52 weeks ahead."]})
+    if until < now:
+        raise UntilInPast("`until` lies in the past.")
+
+
+def _check_until_after_cursor(until: datetime | None, cursor: datetime | None) -> None:
+    """Under the series lock: the cursor never moves back, or the next pass would
+    re-create an occurrence deleted since (the cheap check above cannot see the cursor)."""
+    if until is not None and cursor is not None and until < cursor:
+        raise UntilInPast(
+            f"Occurrences are already generated until {cursor.isoformat()}; give a later `until`."
+        )
 
 
 def _materialize_window(series: EventSeries, window: GenerationWindow) -> list[Event]:

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import Conflict, InvalidInput
-from events.models import Event, EventSeries, Organization, RecurrenceRule
+from events.models import Event, EventSeries, EventSeriesSlug, Organization, RecurrenceRule
 from events.models.event_series import DEFAULT_GENERATION_WINDOW_WEEKS
 from events.service import event_service, slugs
 from events.service.locks import lock_series
@@ -90,6 +90,12 @@ def _free_series_slug(organization: Organization, name: str) -> str:
         EventSeries.objects.filter(organization=organization, slug__startswith=base).values_list(
             "slug", flat=True
         )
+    )
+    # A renamed series' former slugs still redirect to it (`editing`, ADR 0023).
+    taken |= set(
+        EventSeriesSlug.objects.filter(
+            organization=organization, slug__startswith=base
+        ).values_list("slug", flat=True)
     )
     return slugs.free_slug(base, taken=taken)
 

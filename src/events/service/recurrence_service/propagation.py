@@ -105,10 +105,14 @@ def _resolve_venue(organization: Organization, changes: Mapping[str, Any]) -> Ve
 def _propagation_targets(
     series: EventSeries, template: Event, scope: str, now: datetime
 ) -> list[Event]:
-    """The template and the occurrences the scope reaches, locked in pk order."""
+    """The template and the occurrences the scope reaches (never a cancelled one), locked
+    in pk order."""
     reached = models.Q(pk=template.pk)
     if scope != "none":
-        future = models.Q(event_series=series, is_template=False, start__gte=now)
+        # A cancelled occurrence is history: renaming it would rewrite what people saw.
+        future = models.Q(event_series=series, is_template=False, start__gte=now) & ~models.Q(
+            status=Event.Status.CANCELLED
+        )
         if scope == "future_unmodified":
             future &= models.Q(is_modified=False)
         reached |= future

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from web.views.series import builder, edit, manage, public
+from web.views.series import builder, details, edit, manage, public
 
 urlpatterns: list[URLPattern] = [
     path(
@@ -18,6 +18,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path("manage/series/<uuid:series_id>", manage.series_admin, name="series-admin"),
     path("manage/series/<uuid:series_id>/template", edit.edit_template, name="series-template"),
+    path("manage/series/<uuid:series_id>/details", details.edit_details, name="series-details"),
     path("manage/series/<uuid:series_id>/recurrence", edit.edit_cadence, name="series-cadence"),
     path(
         "manage/series/<uuid:series_id>/recurrence/preview",
