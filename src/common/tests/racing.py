@@ -8,6 +8,7 @@ assertions.
 """
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -47,3 +48,19 @@ def succeeded(results: Sequence[T | Exception]) -> list[T]:
         if isinstance(result, Exception):
             raise result
     return list(results)  # type: ignore[arg-type]  # no Exception left, as checked above
+
+
+def a_backend_waits_on_a_lock(timeout: float = 10.0) -> bool:
+    """True once another connection of this database waits on a lock (PostgreSQL):
+    a test that holds a lock on one connection knows the race it staged is under way."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.01)
+    return False

@@ -4,6 +4,9 @@ import itertools
 from datetime import UTC, datetime
 from typing import Any
 
+import icalendar
+import recurring_ical_events
+
 from events.models import Event, EventSeries, Organization, RecurrenceRule
 from events.service import recurrence_service
 from events.tests.factories import make_org
@@ -75,6 +78,18 @@ def generate(series: EventSeries, **kwargs: Any) -> list[Event]:
     return recurrence_service.generate_series_events(fresh, **kwargs)
 
 
+def published_series(organization: Organization | None = None, **fields: Any) -> EventSeries:
+    """A series whose occurrences open on creation, after its first generation pass."""
+    series = make_series(organization, auto_publish=True, **fields)
+    generate(series)
+    return series
+
+
+def series_admin_path(organization: Organization, series: EventSeries, suffix: str = "") -> str:
+    """`/organization-admin/{org}/event-series/{id}{suffix}`."""
+    return f"/organization-admin/{organization.slug}/event-series/{series.pk}{suffix}"
+
+
 def occurrences(series: EventSeries) -> list[Event]:
     return list(
         Event.objects.filter(event_series=series, is_template=False).order_by("start", "pk")
@@ -83,3 +98,24 @@ def occurrences(series: EventSeries) -> list[Event]:
 
 def starts(series: EventSeries) -> list[datetime]:
     return [event.start for event in occurrences(series)]
+
+
+def expand_rule_text(rrule_string: str, after: datetime, before: datetime) -> list[datetime]:
+    """What a calendar library (icalendar, recurring-ical-events) makes of an
+    `rrule_string`'s DTSTART/RRULE/RDATE lines: the UTC instants between two bounds."""
+    text = "\r\n".join(
+        [
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:-//test//EN",
+            "BEGIN:VEVENT",
+            "UID:probe@test",
+            "DTSTAMP:20260101T000000Z",
+            *rrule_string.splitlines(),
+            "END:VEVENT",
+            "END:VCALENDAR",
+            "",
+        ]
+    )
+    expanded = recurring_ical_events.of(icalendar.Calendar.from_ical(text)).between(after, before)
+    return sorted(component["DTSTART"].dt.astimezone(UTC) for component in expanded)

@@ -7,7 +7,6 @@ Python path gives: the same wins, the same detailed refusals, the same rows.
 """
 
 import threading
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -16,6 +15,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from common.tests.racing import a_backend_waits_on_a_lock
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, Invitation, Venue, WaitlistOffer
 from events.service.event_manager.manager import EventManager
@@ -183,7 +183,7 @@ def _while_the_claim_waits_for_the_lock(event: Event, claim: Any, meanwhile: Any
             with transaction.atomic():
                 lock_event_row(event.pk)
                 locked.set()
-                if not _a_backend_waits_on_a_lock():
+                if not a_backend_waits_on_a_lock():
                     result["holder"] = "the claim never waited for the lock"
                     return
                 meanwhile()
@@ -197,20 +197,6 @@ def _while_the_claim_waits_for_the_lock(event: Event, claim: Any, meanwhile: Any
     thread.join(15)
     assert "holder" not in result, result["holder"]
     return answer
-
-
-def _a_backend_waits_on_a_lock(timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                return True
-            time.sleep(0.01)
-    return False
 
 
 def test_an_offer_issued_while_the_claim_waited_is_the_one_it_claims():

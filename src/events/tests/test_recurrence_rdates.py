@@ -2,14 +2,12 @@
 rdates (not bounded by UNTIL, as RFC 5545 says), `first_occurrence_from` finds a split's
 new start, and `rrule_string` writes RDATE lines a calendar library reads back."""
 
-from datetime import UTC, timedelta
+from datetime import datetime, timedelta
 
-import icalendar
 import pytest
-import recurring_ical_events
 
 from events.models import EventSeries, RecurrenceRule
-from events.tests.recurrence_builders import make_rule, make_series, utc
+from events.tests.recurrence_builders import expand_rule_text, make_rule, make_series, utc
 
 pytestmark = pytest.mark.django_db
 
@@ -28,24 +26,8 @@ def _with_rdates(*instants: object, **rule_fields: object) -> RecurrenceRule:
     return rule
 
 
-def _expand(rrule_string: str) -> list[object]:
-    text = "\r\n".join(
-        [
-            "BEGIN:VCALENDAR",
-            "VERSION:2.0",
-            "PRODID:-//test//EN",
-            "BEGIN:VEVENT",
-            "UID:probe@test",
-            "DTSTAMP:20260101T000000Z",
-            *rrule_string.splitlines(),
-            "END:VEVENT",
-            "END:VCALENDAR",
-            "",
-        ]
-    )
-    calendar = icalendar.Calendar.from_ical(text)
-    expanded = recurring_ical_events.of(calendar).between(utc(2026, 1, 1), utc(2027, 6, 1))
-    return sorted(component["DTSTART"].dt.astimezone(UTC) for component in expanded)
+def _expand(rrule_string: str) -> list[datetime]:
+    return expand_rule_text(rrule_string, utc(2026, 1, 1), utc(2027, 6, 1))
 
 
 def test_extra_dates_join_the_rule_dates_once_each() -> None:

@@ -7,7 +7,7 @@ occurrence; refused input writes nothing; every route checks its permission.
 """
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import icalendar
@@ -17,7 +17,15 @@ import time_machine
 
 from events.models import Event, EventSeries
 from events.tests.factories import make_org, make_staff
-from events.tests.recurrence_builders import generate, make_series, occurrences, starts, utc
+from events.tests.recurrence_builders import (
+    expand_rule_text,
+    generate,
+    occurrences,
+    published_series,
+    series_admin_path,
+    starts,
+    utc,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -34,27 +42,19 @@ def clock() -> Iterator[Any]:
         yield traveller
 
 
-def _series(org: Any, **fields: Any) -> EventSeries:
-    series = make_series(org, auto_publish=True, **fields)
-    generate(series)
-    return series
-
-
-def _path(org: Any, series: EventSeries, suffix: str = "") -> str:
-    return f"/organization-admin/{org.slug}/event-series/{series.pk}{suffix}"
-
-
 def _add(client: Any, org: Any, series: EventSeries, start: datetime) -> Any:
-    return client.post(_path(org, series, "/extra-dates"), {"start": start.isoformat()})
+    return client.post(series_admin_path(org, series, "/extra-dates"), {"start": start.isoformat()})
 
 
 def _remove(client: Any, org: Any, series: EventSeries, start: datetime) -> Any:
-    return client.post(_path(org, series, "/extra-dates/remove"), {"start": start.isoformat()})
+    return client.post(
+        series_admin_path(org, series, "/extra-dates/remove"), {"start": start.isoformat()}
+    )
 
 
 class TestAdd:
     def test_a_date_inside_the_window_is_materialised_at_once(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         before = starts(series)
         response = _add(api(org.owner), org, series, WEDNESDAY)
         assert response.status_code == 200, response.json()
@@ -65,7 +65,7 @@ class TestAdd:
         assert extra.slug.endswith("-2026-01-14")
 
     def test_the_same_date_twice_is_a_no_op(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _add(client, org, series, WEDNESDAY)
         again = _add(client, org, series, WEDNESDAY.astimezone(timezone(timedelta(hours=5))))
@@ -76,7 +76,7 @@ class TestAdd:
     def test_a_date_beyond_the_window_waits_for_the_pass_that_reaches_it(
         self, api: Any, org: Any, clock: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         response = _add(api(org.owner), org, series, AUTUMN)
         assert response.status_code == 200, response.json()
         assert AUTUMN not in starts(series)
@@ -87,7 +87,7 @@ class TestAdd:
     def test_rrule_string_carries_the_date_as_rdate_in_the_rules_zone(
         self, api: Any, org: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _add(client, org, series, WEDNESDAY)
         rrule = _add(client, org, series, AUTUMN).json()["recurrence_rule"]["rrule_string"]
@@ -100,34 +100,19 @@ class TestAdd:
     def test_rrule_string_expands_to_rule_dates_and_extra_dates(self, api: Any, org: Any) -> None:
         """The text is valid RFC 5545: a calendar library expands it to exactly the
         series' recurrence set."""
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _add(client, org, series, WEDNESDAY)
         rrule = _add(client, org, series, AUTUMN).json()["recurrence_rule"]["rrule_string"]
-        text = "\r\n".join(
-            [
-                "BEGIN:VCALENDAR",
-                "VERSION:2.0",
-                "PRODID:-//test//EN",
-                "BEGIN:VEVENT",
-                "UID:probe@test",
-                "DTSTAMP:20260101T000000Z",
-                *rrule.splitlines(),
-                "END:VEVENT",
-                "END:VCALENDAR",
-                "",
-            ]
-        )
         window = (utc(2026, 1, 1), utc(2026, 12, 31))
-        expanded = recurring_ical_events.of(icalendar.Calendar.from_ical(text)).between(*window)
-        got = sorted(component["DTSTART"].dt.astimezone(UTC) for component in expanded)
+        got = expand_rule_text(rrule, *window)
         rule = EventSeries.objects.get(pk=series.pk).recurrence_rule
         assert rule is not None
         assert got == rule.get_occurrences(*window)
         assert WEDNESDAY in got and AUTUMN in got
 
     def test_the_feed_lists_the_extra_occurrence(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         _add(api(org.owner), org, series, WEDNESDAY)
         feed = api(None).get(f"/event-series/{series.pk}/calendar.ics").content
         calendar = icalendar.Calendar.from_ical(feed)
@@ -135,16 +120,18 @@ class TestAdd:
         assert WEDNESDAY in {component["DTSTART"].dt for component in expanded}
 
     def test_an_extra_date_is_never_drift(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _add(client, org, series, WEDNESDAY)
-        assert client.get(_path(org, series, "/drift")).json() == {"stale_occurrences": []}
-        client.post(_path(org, series, "/cancel-stale"))
+        assert client.get(series_admin_path(org, series, "/drift")).json() == {
+            "stale_occurrences": []
+        }
+        client.post(series_admin_path(org, series, "/cancel-stale"))
         extra = next(event for event in occurrences(series) if event.start == WEDNESDAY)
         assert extra.status == Event.Status.OPEN
 
     def test_a_rule_date_is_refused_and_nothing_is_written(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         monday = occurrences(series)[1].start
         response = _add(api(org.owner), org, series, monday)
         assert response.status_code == 400
@@ -152,27 +139,28 @@ class TestAdd:
         assert EventSeries.objects.get(pk=series.pk).rdates == []
 
     def test_a_cancelled_date_is_refused(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         monday = occurrences(series)[1].start
         client.post(
-            _path(org, series, "/cancel-occurrence"), {"occurrence_date": monday.isoformat()}
+            series_admin_path(org, series, "/cancel-occurrence"),
+            {"occurrence_date": monday.isoformat()},
         )
         response = _add(client, org, series, monday)
         assert response.status_code == 400
         assert response.json()["code"] == "already_an_occurrence"
 
     def test_a_past_date_is_refused(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         response = _add(api(org.owner), org, series, NEW_YEAR - timedelta(hours=1))
         assert response.status_code == 400
         assert "start" in response.json()["errors"]
         assert EventSeries.objects.get(pk=series.pk).rdates == []
 
     def test_a_paused_series_takes_no_date(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
-        client.post(_path(org, series, "/pause"))
+        client.post(series_admin_path(org, series, "/pause"))
         response = _add(client, org, series, WEDNESDAY)
         assert response.status_code == 409
         assert response.json()["code"] == "series_paused"
@@ -188,15 +176,15 @@ class TestAdd:
         ],
     )
     def test_a_malformed_body_is_4xx(self, api: Any, org: Any, body: dict[str, Any]) -> None:
-        series = _series(org)
-        response = api(org.owner).post(_path(org, series, "/extra-dates"), body)
+        series = published_series(org)
+        response = api(org.owner).post(series_admin_path(org, series, "/extra-dates"), body)
         assert 400 <= response.status_code < 500
         assert EventSeries.objects.get(pk=series.pk).rdates == []
 
 
 class TestRemove:
     def test_removing_a_materialised_date_cancels_its_occurrence(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _add(client, org, series, WEDNESDAY)
         response = _remove(client, org, series, WEDNESDAY)
@@ -209,7 +197,7 @@ class TestRemove:
         assert {event.status for event in rule_dates} == {Event.Status.OPEN}
 
     def test_a_removed_date_is_not_generated_again(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _add(client, org, series, AUTUMN)
         _remove(client, org, series, AUTUMN)
@@ -217,7 +205,7 @@ class TestRemove:
         assert AUTUMN not in starts(series)
 
     def test_removing_a_date_that_is_not_an_extra_date_is_400(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         monday = occurrences(series)[1]
         response = _remove(api(org.owner), org, series, monday.start)
         assert response.status_code == 400
@@ -232,26 +220,30 @@ ROUTES = ["/extra-dates", "/extra-dates/remove"]
 class TestPermissions:
     @pytest.mark.parametrize("suffix", ROUTES)
     def test_anonymous_is_401(self, api: Any, org: Any, suffix: str) -> None:
-        series = _series(org)
-        response = api(None).post(_path(org, series, suffix), {"start": WEDNESDAY.isoformat()})
+        series = published_series(org)
+        response = api(None).post(
+            series_admin_path(org, series, suffix), {"start": WEDNESDAY.isoformat()}
+        )
         assert response.status_code == 401
 
     @pytest.mark.parametrize("suffix", ROUTES)
     def test_staff_without_edit_event_series_is_403(self, api: Any, org: Any, suffix: str) -> None:
-        series = _series(org)
+        series = published_series(org)
         staff = make_staff(org, create_event=True)
-        response = api(staff).post(_path(org, series, suffix), {"start": WEDNESDAY.isoformat()})
+        response = api(staff).post(
+            series_admin_path(org, series, suffix), {"start": WEDNESDAY.isoformat()}
+        )
         assert response.status_code == 403
         assert EventSeries.objects.get(pk=series.pk).rdates == []
 
     @pytest.mark.parametrize("suffix", ROUTES)
     def test_another_organisations_series_is_404(self, api: Any, org: Any, suffix: str) -> None:
-        other = _series(make_org())
+        other = published_series(make_org())
         path = f"/organization-admin/{org.slug}/event-series/{other.pk}{suffix}"
         response = api(org.owner).post(path, {"start": WEDNESDAY.isoformat()})
         assert response.status_code == 404
 
     def test_staff_with_edit_event_series_may_add(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         staff = make_staff(org, edit_event_series=True)
         assert _add(api(staff), org, series, WEDNESDAY).status_code == 200

@@ -25,8 +25,9 @@ from events.tests.factories import make_org, make_staff
 from events.tests.recurrence_builders import (
     generate,
     make_rule,
-    make_series,
     occurrences,
+    published_series,
+    series_admin_path,
     starts,
     utc,
 )
@@ -45,19 +46,9 @@ def clock() -> Iterator[Any]:
         yield traveller
 
 
-def _series(org: Any, **fields: Any) -> EventSeries:
-    series = make_series(org, auto_publish=True, **fields)
-    generate(series)
-    return series
-
-
-def _path(org: Any, series: EventSeries, suffix: str = "") -> str:
-    return f"/organization-admin/{org.slug}/event-series/{series.pk}{suffix}"
-
-
 def _split(client: Any, org: Any, series: EventSeries, **body: Any) -> Any:
     body.setdefault("from", WEDNESDAY.isoformat())
-    return client.post(_path(org, series, "/split"), body)
+    return client.post(series_admin_path(org, series, "/split"), body)
 
 
 def _weekly_mondays(until: datetime) -> list[datetime]:
@@ -89,7 +80,7 @@ class TestSplit:
     def test_the_old_series_ends_before_from_and_the_new_one_takes_over(
         self, api: Any, org: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         before = {event.start: event.pk for event in occurrences(series)}
         response = _split(api(org.owner), org, series)
         assert response.status_code == 201, response.json()
@@ -110,7 +101,7 @@ class TestSplit:
         }
 
     def test_attendees_keep_their_places(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         event = next(event for event in occurrences(series) if event.start == MONDAY_26)
         guest = User.objects.create_user(email="guest@example.org", password="x")
         EventRSVP.objects.create(event=event, user=guest, status=EventRSVP.Status.YES)
@@ -124,7 +115,7 @@ class TestSplit:
     def test_after_generating_no_date_is_there_twice_and_none_is_lost(
         self, api: Any, org: Any, clock: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         new_id = _split(api(org.owner), org, series).json()["new"]["id"]
         clock.move_to(utc(2026, 2, 20))  # before the cursor: nothing falls into the past
         generate(series)
@@ -140,7 +131,7 @@ class TestSplit:
     def test_both_feeds_expand_to_the_dates_the_api_lists(
         self, api: Any, org: Any, clock: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         moved_ids = {str(event.pk) for event in occurrences(series) if event.start > WEDNESDAY}
         new_id = _split(api(org.owner), org, series).json()["new"]["id"]
         clock.move_to(utc(2026, 2, 20))
@@ -153,16 +144,16 @@ class TestSplit:
     def test_the_old_series_generates_nothing_more_even_resumed(
         self, api: Any, org: Any, clock: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         _split(client, org, series)
-        assert client.post(_path(org, series, "/resume")).json()["is_active"] is True
+        assert client.post(series_admin_path(org, series, "/resume")).json()["is_active"] is True
         clock.move_to(utc(2026, 6, 1))
         assert generate(series) == []
         assert max(starts(series)) < WEDNESDAY
 
     def test_a_new_cadence_keeps_stale_occurrences_by_default(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         response = _split(client, org, series, recurrence={"weekdays": [2]})
         assert response.status_code == 201, response.json()
@@ -170,7 +161,7 @@ class TestSplit:
         mondays = [event for event in occurrences(new) if event.start.weekday() == 0]
         assert len(mondays) == 5
         assert {event.status for event in mondays} == {Event.Status.OPEN}
-        drift = client.get(_path(org, new, "/drift")).json()["stale_occurrences"]
+        drift = client.get(series_admin_path(org, new, "/drift")).json()["stale_occurrences"]
         assert sorted(drift) == sorted(str(event.pk) for event in mondays)
         wednesdays = [event.start for event in occurrences(new) if event.start.weekday() == 2]
         assert wednesdays and min(wednesdays) == utc(2026, 1, 21, 9)
@@ -178,7 +169,7 @@ class TestSplit:
     def test_stale_cancel_cancels_the_moved_occurrences_off_the_new_rule(
         self, api: Any, org: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         response = _split(api(org.owner), org, series, recurrence={"weekdays": [2]}, stale="cancel")
         assert response.status_code == 201, response.json()
         new = EventSeries.objects.get(pk=response.json()["new"]["id"])
@@ -189,7 +180,7 @@ class TestSplit:
     def test_template_edits_reach_the_new_template_and_the_moved_occurrences(
         self, api: Any, org: Any
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         edited = next(event for event in occurrences(series) if event.start == MONDAY_26)
         Event.objects.filter(pk=edited.pk).update(name="Special", is_modified=True)
         response = _split(api(org.owner), org, series, template={"name": "Pilates"})
@@ -203,7 +194,7 @@ class TestSplit:
         assert "Pilates" not in {event.name for event in occurrences(series)}
 
     def test_a_counted_series_keeps_its_total(self, api: Any, org: Any, clock: Any) -> None:
-        series = _series(org, rule=make_rule(count=6))
+        series = published_series(org, rule=make_rule(count=6))
         response = _split(api(org.owner), org, series)
         assert response.json()["new"]["recurrence_rule"]["count"] == 3
         clock.move_to(utc(2026, 3, 1))
@@ -212,11 +203,11 @@ class TestSplit:
         assert len(starts(series)) + len(starts(new)) == 6
 
     def test_extra_dates_from_then_on_move_with_the_new_series(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         client = api(org.owner)
         early, late = utc(2026, 1, 14, 17), utc(2026, 2, 4, 17)
-        client.post(_path(org, series, "/extra-dates"), {"start": early.isoformat()})
-        client.post(_path(org, series, "/extra-dates"), {"start": late.isoformat()})
+        client.post(series_admin_path(org, series, "/extra-dates"), {"start": early.isoformat()})
+        client.post(series_admin_path(org, series, "/extra-dates"), {"start": late.isoformat()})
         body = _split(client, org, series).json()
         assert body["old"]["rdates"] == [early.isoformat()]
         assert body["new"]["rdates"] == [late.isoformat()]
@@ -226,11 +217,11 @@ class TestSplit:
         )
         new = EventSeries.objects.get(pk=body["new"]["id"])
         assert late in starts(new)
-        assert client.get(_path(org, new, "/drift")).json() == {"stale_occurrences": []}
+        assert client.get(series_admin_path(org, new, "/drift")).json() == {"stale_occurrences": []}
 
     def test_the_query_count_does_not_grow_with_the_occurrences(self, api: Any, org: Any) -> None:
-        small = _series(org, generation_window_weeks=4)
-        large = _series(org, generation_window_weeks=20)
+        small = published_series(org, generation_window_weeks=4)
+        large = published_series(org, generation_window_weeks=20)
         assert len(occurrences(large)) > 3 * len(occurrences(small)) > 0
         client = api(org.owner)
         counts = []
@@ -274,7 +265,7 @@ class TestRefused:
     def test_is_4xx_and_writes_nothing(
         self, api: Any, org: Any, body: dict[str, Any], status: int
     ) -> None:
-        series = _series(org)
+        series = published_series(org)
         before = starts(series)
         response = _split(api(org.owner), org, series, **body)
         assert response.status_code == status, response.json()
@@ -283,30 +274,30 @@ class TestRefused:
         assert starts(series) == before
 
     def test_missing_from_is_422(self, api: Any, org: Any) -> None:
-        series = _series(org)
-        response = api(org.owner).post(_path(org, series, "/split"), {})
+        series = published_series(org)
+        response = api(org.owner).post(series_admin_path(org, series, "/split"), {})
         assert response.status_code == 422
         assert EventSeries.objects.count() == 1
 
 
 class TestPermissions:
     def test_anonymous_is_401(self, api: Any, org: Any) -> None:
-        assert _split(api(None), org, _series(org)).status_code == 401
+        assert _split(api(None), org, published_series(org)).status_code == 401
 
     def test_staff_without_edit_event_series_is_403(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         staff = make_staff(org, create_event=True, delete_event_series=True)
         assert _split(api(staff), org, series).status_code == 403
         assert EventSeries.objects.count() == 1
 
     def test_another_organisations_series_is_404(self, api: Any, org: Any) -> None:
-        other = _series(make_org())
+        other = published_series(make_org())
         path = f"/organization-admin/{org.slug}/event-series/{other.pk}/split"
         response = api(org.owner).post(path, {"from": WEDNESDAY.isoformat()})
         assert response.status_code == 404
         assert EventSeries.objects.count() == 1
 
     def test_staff_with_edit_event_series_may_split(self, api: Any, org: Any) -> None:
-        series = _series(org)
+        series = published_series(org)
         staff = make_staff(org, edit_event_series=True)
         assert _split(api(staff), org, series).status_code == 201

@@ -1,13 +1,13 @@
 """notifications.service.preferences: first-read creation, the channel rule, validated updates."""
 
 import threading
-import time
 
 import pytest
 from django.db import connection, transaction
 
 from accounts.tests.factories import make_user
 from common.errors import InvalidInput
+from common.tests.racing import a_backend_waits_on_a_lock
 from notifications.models import NotificationPreference
 from notifications.service import preferences
 
@@ -83,7 +83,7 @@ def test_concurrent_first_reads_share_one_row_without_integrity_error():
     threads = [threading.Thread(target=first), threading.Thread(target=second)]
     for thread in threads:
         thread.start()
-    waited = _wait_until_a_backend_waits_on_a_lock()
+    waited = a_backend_waits_on_a_lock(timeout=5.0)
     release_first.set()
     for thread in threads:
         thread.join(15)
@@ -91,20 +91,6 @@ def test_concurrent_first_reads_share_one_row_without_integrity_error():
     assert waited, "the second reader never blocked on the first's insert: no race exercised"
     assert results["first"] == results["second"]
     assert NotificationPreference.objects.filter(user=user).count() == 1
-
-
-def _wait_until_a_backend_waits_on_a_lock(timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                return True
-            time.sleep(0.02)
-    return False
 
 
 # -- resolve_channels --------------------------------------------------------------------
