@@ -68,3 +68,22 @@ def test_permissions(client: Client) -> None:
     assert client.post(url(series), {"name": "X", "slug": "x"}).status_code == 403
     client.force_login(make_staff(series.organization, edit_event_series=True))
     assert client.get(url(series)).status_code == 200
+
+
+def test_the_event_form_of_a_template_sends_the_organiser_to_the_series(client: Client) -> None:
+    """The template's schedule belongs to the rule: its own event form (which would save
+    a start and an end) is not offered; "Edit template" is, for GET and POST alike."""
+    series = weekly_series(make_org())
+    template = series.template_event
+    assert template is not None
+    start = template.start
+    client.force_login(series.organization.owner)
+
+    shown = client.get(f"/manage/events/{template.pk}/edit")
+    sent = client.post(f"/manage/events/{template.pk}/edit", {"name": "Moved"})
+
+    for response in (shown, sent):
+        assert response.status_code == 302
+        assert response["Location"] == f"/manage/series/{series.pk}/template"
+    template.refresh_from_db()
+    assert (template.name != "Moved", template.start) == (True, start)

@@ -48,6 +48,10 @@ def new_event(request: HttpRequest, org_slug: str) -> HttpResponse:
 @signed_in
 def edit_event(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     event = access_event_admin(request.user, event_id, StaffPermission.EDIT_EVENT)
+    if event.is_template and event.event_series_id is not None:
+        # A series template is edited through its series ("Edit template"), as the API's
+        # event PATCH refuses its schedule fields: its dates belong to the rule.
+        return redirect(f"/manage/series/{event.event_series_id}/template")
     organization = event.organization
     if request.method != "POST":
         form = EventForm(initial=event_initial(event), organization=organization)
