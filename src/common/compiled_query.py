@@ -353,7 +353,10 @@ class CompiledInstances:
     values and turns the rows into instances with the same steps Django's model
     iterable takes: the compiler's converters, `Model.from_db`, the related populators.
     Those are Django internals, used here as `ModelIterable` uses them (Django is pinned
-    to 5.2); `test_compiled_query.py` compares the instances with the ORM's.
+    to 5.2); `test_compiled_query.py` compares the instances with the ORM's. The kept
+    compiler belongs to the connection that compiled it; other threads use it only for
+    its select list and its converters, which read that backend's settings (its
+    operations, its time zone), never its socket: each call runs on its own connection.
     """
 
     def __init__(self, build: Callable[[], QuerySet[Any, Any]]) -> None:
