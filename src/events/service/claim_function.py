@@ -4,9 +4,12 @@ Why: the Python claim (`EventManager._write_rsvp`) held the Event row lock acros
 six round trips (lock, check, insert, count, offer, queue entry, COMMIT); with many
 claimers in one process every return from the database also waited for the interpreter
 lock, and every other claimer of the event waited for both. The PL/pgSQL function
-(migration 0012, `events/sql/claim_rsvp.sql`) takes the lock, applies the same rule as
-`capacity.assert_capacity_locked` and does the same writes, and runs in autocommit, so
-the lock ends with the statement: it is held for the arithmetic and the writes only.
+(migrations 0012 and 0014, `events/sql/claim_rsvp.sql`) applies the same rule as
+`capacity.assert_capacity_locked` and does the same writes, in autocommit, so the lock
+ends with the statement. A refusal holds the lock as little as it can: decided on a
+snapshot before the lock when the snapshot has no room, or under the lock by raising
+`encore_claim_refused`, whose rollback releases the lock without waiting for a flush
+(`refused_under_the_lock` reads its numbers back).
 
 When it is used (`usable`): PostgreSQL, and no transaction open on the connection. A
 caller inside `transaction.atomic` keeps the Python path, so its rollback still undoes
