@@ -20,7 +20,6 @@ from django.db.models.functions import Concat
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from common import compiled_query
 from common.compiled_query import (
     CompiledInsert,
     CompiledInstances,
@@ -28,6 +27,7 @@ from common.compiled_query import (
     Param,
     RowsInsert,
 )
+from common.compiled_query import instances as compiled_instances
 from common.db_functions import RandomUUID
 from common.models import OutboxMessage
 
@@ -156,13 +156,13 @@ def test_rows_insert_writes_what_bulk_create_writes_and_compiles_a_shape_once(
     OutboxMessage.objects.all().delete()
     insert = RowsInsert()
     compiles: list[int] = []
-    original = compiled_query._compile_insert
+    original = compiled_instances._compile_insert
 
     def counted(*args: Any) -> tuple[str, tuple[Any, ...]]:
         compiles.append(1)
         return original(*args)
 
-    monkeypatch.setattr(compiled_query, "_compile_insert", counted)
+    monkeypatch.setattr(compiled_instances, "_compile_insert", counted)
 
     before = timezone.now()
     first = _run(insert, _messages(count, queue="bulk", attempts=2))

@@ -1,0 +1,35 @@
+"""Statements described with the ORM, compiled to SQL once per process, run with fresh values.
+
+Why: a few hot paths (the eligibility context, the waitlist's processing pass) read
+through querysets that nest a dozen correlated subqueries. Django rebuilds and
+recompiles such a queryset on every call, and that costs several times what the
+database spends answering it (quality.md rows a1 and d1). A `CompiledQuery` keeps the
+ORM as the one description of the statement (the same selectors, the same expressions,
+the same tests) but compiles it once per database alias; between executions only its
+`Param` slots change. See ADR 0006.
+
+What may change between executions is only what a `Param` stands for: the statement's
+shape (which annotations, which ordering) is fixed when it is first compiled, so a
+variant shape is a second `CompiledQuery`.
+"""
+
+from common.compiled_query.instances import CompiledInstances, RowsInsert
+from common.compiled_query.statements import (
+    CompiledInsert,
+    CompiledQuery,
+    CompiledWrite,
+    Param,
+    _as_dict,
+    _converters,
+)
+
+__all__ = [
+    "CompiledInsert",
+    "CompiledInstances",
+    "CompiledQuery",
+    "CompiledWrite",
+    "Param",
+    "RowsInsert",
+    "_as_dict",
+    "_converters",
+]
