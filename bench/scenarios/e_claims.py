@@ -35,7 +35,11 @@ The racers' connections are warm, as a web worker's kept connection is in produc
 (`DB_CONN_MAX_AGE`): before the start line each racer registers once for another event of
 the same shape (queued, holding a cutoff offer, room for all), so the server has planned
 the claim's statements in that session, and its first claim of the day is not the one
-timed. That registration is undone with the others between runs.
+timed. That registration is undone with the others between runs. For the same reason a racer
+keeps its connection until every racer has answered: a connection that closes ends its
+server process, and sixty exits in the middle of the race took CPU from the claims still
+running (a worker's connection does not close after each request either). The claim
+itself goes through the API's door, `get_participation_event`, as a request's does.
 """
 
 import os
@@ -65,6 +69,7 @@ from bench.registry import Measured, Sample, ScenarioUnavailable, committed_scen
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
+from events.selectors.event import get_participation_event
 from events.service import claim_function
 from events.service.event_manager.manager import EventManager
 
@@ -288,9 +293,7 @@ class ClaimRace:
     def claim(self, racer: User, event_id: uuid.UUID | None = None) -> tuple[bool, int]:
         """One racer's registration, retrying a lock wait that ran out: (won, statements
         up to its COMMIT; the RSVP notice then written on commit is not counted)."""
-        event = Event.objects.select_related("organization", "venue").get(
-            pk=event_id or self.event.pk
-        )
+        event = get_participation_event(racer, event_id or self.event.pk)  # the API's door
         with CaptureQueriesContext(connection) as queries:
             for attempt in range(MAX_RETRIES):
                 try:
@@ -310,6 +313,7 @@ class ClaimRace:
         results: list[tuple[bool, int, float] | BaseException] = []
         lock = threading.Lock()
         line = threading.Barrier(RACERS, action=lambda: start.append(time.perf_counter()))
+        finish = threading.Barrier(RACERS)
 
         won_held: list[float] = []
         refused_held: list[float] = []
@@ -329,8 +333,10 @@ class ClaimRace:
                     queries,
                     time.perf_counter(),
                 )
+                finish.wait(timeout=60)  # connections close after the last answer
             except BaseException as error:  # reported below, never swallowed
                 line.abort()  # nobody waits for a racer that will not come
+                finish.abort()
                 outcome = error
             finally:
                 connection.close()

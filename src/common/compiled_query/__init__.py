@@ -11,9 +11,14 @@ the same tests) but compiles it once per database alias; between executions only
 What may change between executions is only what a `Param` stands for: the statement's
 shape (which annotations, which ordering) is fixed when it is first compiled, so a
 variant shape is a second `CompiledQuery`.
+
+The hottest statements also skip the database's planning: with `prepared_as=<label>`
+they are prepared once per PostgreSQL connection and run as `EXECUTE` (`prepared.py`,
+ADR 0028); `expanded` shows a captured `EXECUTE` as its SQL.
 """
 
 from common.compiled_query.instances import CompiledInstances, RowsInsert
+from common.compiled_query.prepared import expanded
 from common.compiled_query.statements import (
     CompiledInsert,
     CompiledQuery,
@@ -32,4 +37,5 @@ __all__ = [
     "RowsInsert",
     "_as_dict",
     "_converters",
+    "expanded",
 ]

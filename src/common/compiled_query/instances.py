@@ -14,10 +14,9 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
-from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.sql.subqueries import InsertQuery
 
-from common.compiled_query.statements import _bind
+from common.compiled_query.prepared import PreparedForms, execute
 
 
 class RowsInsert:
@@ -126,44 +125,54 @@ class CompiledInstances:
     operations, its time zone), never its socket: each call runs on its own connection.
     """
 
-    def __init__(self, build: Callable[[], QuerySet[Any, Any]]) -> None:
+    def __init__(
+        self, build: Callable[[], QuerySet[Any, Any]], *, prepared_as: str | None = None
+    ) -> None:
         self._build = build
-        self._compiled: dict[str, tuple[SQLCompiler, str, tuple[Any, ...]]] = {}
+        self._compiled: dict[str, _Shape] = {}
+        self._forms = PreparedForms(prepared_as)
         self._lock = threading.Lock()
-
-    def _compile(self, using: str) -> tuple[SQLCompiler, str, tuple[Any, ...]]:
-        compiler = self._build().query.get_compiler(using=using)
-        sql, params = compiler.as_sql()
-        return compiler, sql, tuple(params)
 
     def all(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[Any]:
         found = self._compiled.get(using)
         if found is None:
             with self._lock:
-                found = self._compiled.get(using) or self._compile(using)
+                found = self._compiled.get(using) or _Shape(self._build(), using)
                 self._compiled[using] = found
-        compiler, sql, params = found
         connection = connections[using]
+        form = self._forms.get(using, found.sql, found.params, connection)
         with connection.cursor() as cursor:
-            cursor.execute(sql, _bind(params, connection, values))
+            execute(cursor, connection, form, sql=found.sql, params=found.params, values=values)
             raw = cursor.fetchall()
-        return _instances(compiler, raw, using)
+        return found.instances(raw, using)
 
 
-def _instances(compiler: SQLCompiler, raw: list[Any], using: str) -> list[Any]:
-    """What `ModelIterable` makes of a compiled query's rows (no annotations, no
-    known related objects: `CompiledInstances` querysets have neither)."""
-    klass_info, select = compiler.klass_info, compiler.select
-    assert klass_info is not None
-    model = klass_info["model"]
-    fields = klass_info["select_fields"]
-    start, end = fields[0], fields[-1] + 1
-    init_list = [column[0].target.attname for column in select[start:end]]
-    populators = get_related_populators(klass_info, select, using)
-    objs = []
-    for row in compiler.results_iter(results=[raw]):
-        obj = model.from_db(using, init_list, row[start:end])
-        for populator in populators:
-            populator.populate(row, obj)
-        objs.append(obj)
-    return objs
+class _Shape:
+    """A compiled model query and what turning its rows into instances needs, worked out
+    once: the steps `ModelIterable` takes on each call (the converters of every column,
+    the related populators) depend only on the query. No annotations, no known related
+    objects: `CompiledInstances` querysets have neither."""
+
+    def __init__(self, queryset: QuerySet[Any, Any], using: str) -> None:
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        self.sql, self.params = sql, tuple(params)
+        self.compiler = compiler
+        klass_info, select = compiler.klass_info, compiler.select
+        assert klass_info is not None
+        self.model = klass_info["model"]
+        fields = klass_info["select_fields"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [column[0].target.attname for column in select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, select, using)
+        self.converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
+
+    def instances(self, raw: list[Any], using: str) -> list[Any]:
+        rows = self.compiler.apply_converters(raw, self.converters) if self.converters else raw
+        objs = []
+        for row in rows:
+            obj = self.model.from_db(using, self.init_list, row[self.start : self.end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            objs.append(obj)
+        return objs

@@ -13,6 +13,8 @@ from django.db.models import Expression, Field, Model, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.sql.subqueries import DeleteQuery, UpdateQuery
 
+from common.compiled_query.prepared import PreparedForms, Slot, execute
+
 
 class Param(Expression):
     """A named value supplied at each execution; `output_field` prepares it for the database.
@@ -28,58 +30,39 @@ class Param(Expression):
         self.name = name
 
     def as_sql(self, compiler: SQLCompiler, connection: BaseDatabaseWrapper) -> tuple[str, list]:
-        return "%s", [_Slot(self.name, self.output_field)]
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """Where a Param's value goes in the compiled parameter list."""
-
-    name: str
-    field: Field[Any, Any]
-
-    def __str__(self) -> str:
-        """A lookup that rewrites its value as text (`iexact` on SQLite escapes it for
-        LIKE) would otherwise send this placeholder's text as the value, silently."""
-        raise TypeError(f"Param {self.name!r} used where the ORM rewrites values in Python")
+        return "%s", [Slot(self.name, self.output_field)]
 
 
 @dataclass(frozen=True)
 class _Compiled:
     sql: str
-    #: Constants baked in at compile time, and `_Slot`s filled at each execution.
+    #: Constants baked in at compile time, and `Slot`s filled at each execution.
     params: tuple[Any, ...]
     columns: tuple[str, ...]
     #: The selected expressions, for the backend's and the fields' result converters.
     select: tuple[Any, ...]
-
-    def bind(self, connection: BaseDatabaseWrapper, values: Mapping[str, Any]) -> list[Any]:
-        return _bind(self.params, connection, values)
-
-
-def _bind(
-    params: Sequence[Any], connection: BaseDatabaseWrapper, values: Mapping[str, Any]
-) -> list[Any]:
-    missing = {p.name for p in params if isinstance(p, _Slot)} - set(values)
-    if missing:
-        raise TypeError(f"missing values for {sorted(missing)}")
-    return [
-        p.field.get_db_prep_value(values[p.name], connection) if isinstance(p, _Slot) else p
-        for p in params
-    ]
 
 
 class CompiledQuery:
     """A `values()` queryset built by `build` on first use, kept as SQL per database alias.
 
     With `limit=True` the statement ends in `LIMIT %s` and each execution passes `limit=`;
-    the ORM would otherwise bake the slice into the SQL.
+    the ORM would otherwise bake the slice into the SQL. With `prepared_as=<label>` it
+    runs as a server-side prepared statement on PostgreSQL (`prepared.py`).
     """
 
-    def __init__(self, build: Callable[[], QuerySet[Any, Any]], *, limit: bool = False) -> None:
+    def __init__(
+        self,
+        build: Callable[[], QuerySet[Any, Any]],
+        *,
+        limit: bool = False,
+        prepared_as: str | None = None,
+    ) -> None:
         self._build = build
         self._limit = limit
+        self._prepared_as = prepared_as
         self._compiled: dict[str, _Compiled] = {}
+        self._forms = PreparedForms(prepared_as)
         self._lock = threading.Lock()
 
     def compiled(self, using: str = DEFAULT_DB_ALIAS) -> _Compiled:
@@ -99,22 +82,19 @@ class CompiledQuery:
         if None in columns:
             raise ValueError("every selected column needs a name: build a values() queryset")
         if self._limit:
-            sql, params = f"{sql} LIMIT %s", (*params, _Slot("limit", _LIMIT_FIELD))
+            sql, params = f"{sql} LIMIT %s", (*params, Slot("limit", _LIMIT_FIELD))
         return _Compiled(sql, tuple(params), columns, tuple(expr for expr, _, _ in select))
-
-    def bound(self, using: str, values: Mapping[str, Any]) -> tuple[_Compiled, list[Any]]:
-        """The compiled statement and its parameters for these values (names it does not
-        use are ignored), for running it or composing it into a larger statement."""
-        compiled = self.compiled(using)
-        return compiled, compiled.bind(connections[using], values)
 
     def rows(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[dict[str, Any]]:
         """Execute with these values; each row a dict by column name, values converted
         as the ORM would (UUIDs, datetimes and booleans on SQLite included)."""
-        compiled, params = self.bound(using, values)
         connection = connections[using]
+        compiled = self.compiled(using)
+        form = self._forms.get(using, compiled.sql, compiled.params, connection)
         with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
+            execute(
+                cursor, connection, form, sql=compiled.sql, params=compiled.params, values=values
+            )
             raw = cursor.fetchall()
         converters = _converters(compiled.select, connection)
         return [_as_dict(row, compiled, converters, connection) for row in raw]
@@ -160,18 +140,23 @@ class CompiledInsert:
         *,
         into: Mapping[str, str],
         limit: bool = False,
+        prepared_as: str | None = None,
     ) -> None:
         self._model = model
         self._into = dict(into)
         self._select = CompiledQuery(build, limit=limit)
         self._sql: dict[str, str] = {}
+        self._forms = PreparedForms(prepared_as)
 
     def execute(self, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[Any]:
-        compiled, params = self._select.bound(using, values)
+        compiled = self._select.compiled(using)
+        sql = self._insert_sql(using, compiled)
+        connection = connections[using]
+        form = self._forms.get(using, sql, compiled.params, connection)
         pk = self._model._meta.pk
         assert pk is not None
-        with connections[using].cursor() as cursor:
-            cursor.execute(self._insert_sql(using, compiled), params)
+        with connection.cursor() as cursor:
+            execute(cursor, connection, form, sql=sql, params=compiled.params, values=values)
             return [pk.to_python(row[0]) for row in cursor.fetchall()]
 
     def _insert_sql(self, using: str, compiled: _Compiled) -> str:
@@ -208,10 +193,14 @@ class CompiledWrite:
     """
 
     def __init__(
-        self, build: Callable[[], tuple[QuerySet[Any, Any], Mapping[str, Any] | None]]
+        self,
+        build: Callable[[], tuple[QuerySet[Any, Any], Mapping[str, Any] | None]],
+        *,
+        prepared_as: str | None = None,
     ) -> None:
         self._build = build
         self._compiled: dict[str, tuple[str, tuple[Any, ...]]] = {}
+        self._forms = PreparedForms(prepared_as)
         self._lock = threading.Lock()
 
     def _compile(self, using: str) -> tuple[str, tuple[Any, ...]]:
@@ -234,6 +223,7 @@ class CompiledWrite:
                 self._compiled[using] = found
         sql, params = found
         connection = connections[using]
+        form = self._forms.get(using, sql, params, connection)
         with connection.cursor() as cursor:
-            cursor.execute(sql, _bind(params, connection, values))
+            execute(cursor, connection, form, sql=sql, params=params, values=values)
             return cursor.rowcount

@@ -30,7 +30,11 @@ if _database_url:
         )
     }
     DATABASES["default"].setdefault("OPTIONS", {})
-    DATABASES["default"]["OPTIONS"]["options"] = f"-c lock_timeout={DB_LOCK_TIMEOUT_MS}"
+    # Generic plans for the statements Encore prepares (ADR 0028): Django's own queries
+    # are not prepared, so this reaches only `common.compiled_query`'s prepared ones.
+    DATABASES["default"]["OPTIONS"]["options"] = (
+        f"-c lock_timeout={DB_LOCK_TIMEOUT_MS} -c plan_cache_mode=force_generic_plan"
+    )
     DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
     DATABASES["default"].setdefault("TEST", {})
     if env_str("TEST_DATABASE_NAME"):

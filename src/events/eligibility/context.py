@@ -194,8 +194,8 @@ def _user_query() -> QuerySet[Event, Any]:
     return Event.objects.filter(pk=waitlist_selectors.event_id_param()).values(**annotations)
 
 
-_VISITOR_CONTEXT = CompiledQuery(_visitor_query)
-_USER_CONTEXT = CompiledQuery(_user_query)
+_VISITOR_CONTEXT = CompiledQuery(_visitor_query, prepared_as="visitor_context")
+_USER_CONTEXT = CompiledQuery(_user_query, prepared_as="user_context")
 
 
 def _event_row(query: CompiledQuery, event: Event, **values: Any) -> dict[str, Any]:

@@ -99,7 +99,7 @@ def _build() -> QuerySet[Any, Any]:
     )
 
 
-_CHECK = CompiledQuery(_build)
+_CHECK = CompiledQuery(_build, prepared_as="locked_check")
 
 
 def locked_check(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> LockedCheck:
@@ -157,7 +157,7 @@ def _build_details() -> QuerySet[Any, Any]:
 
 #: One statement instead of three querysets: a refused claimer reads it while others hold
 #: the lock, so the Python it saves is time the lock holder does not wait for the CPU.
-_DETAILS = CompiledQuery(_build_details)
+_DETAILS = CompiledQuery(_build_details, prepared_as="refusal_details")
 
 
 def refusal_details(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime) -> RefusalDetails:

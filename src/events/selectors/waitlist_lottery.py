@@ -32,6 +32,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import BigIntegerField, BooleanField, Func, QuerySet, UUIDField
 
 from common.compiled_query import CompiledQuery, Param, _as_dict, _converters
+from common.compiled_query.prepared import PreparedForms, execute
 from events.models.waitlist import ROTATED
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.waitlist_candidates import Candidate
@@ -120,6 +121,9 @@ _ARCS: dict[QueueKind, list[CompiledQuery]] = {
     "event": _arcs("event"),
 }
 _UNION: dict[tuple[QueueKind, str], str] = {}
+#: The ring read runs in every lottery pass: prepared on PostgreSQL (ADR 0028), its
+#: generic plan being the four range scans of the ring index a custom one is.
+_UNION_FORMS = {kind: PreparedForms(f"ring_{kind}") for kind in _ARCS}
 
 
 def _union_sql(queue: QueueKind, using: str, parts: list[str]) -> str:
@@ -169,15 +173,16 @@ def ring_candidates(
     }
     if queue.kind == "tier":
         values["tier_id"] = queue.tier_id
-    bound = [arc.bound(using, values) for arc in _ARCS[queue.kind]]
-    sql = _union_sql(queue.kind, using, [compiled.sql for compiled, _ in bound])
-    params = [p for _, part in bound for p in part]
+    arcs = [arc.compiled(using) for arc in _ARCS[queue.kind]]
+    sql = _union_sql(queue.kind, using, [compiled.sql for compiled in arcs])
+    params = [p for compiled in arcs for p in compiled.params]
     connection = connections[using]
+    form = _UNION_FORMS[queue.kind].get(using, sql, params, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        execute(cursor, connection, form, sql=sql, params=params, values=values)
         raw = cursor.fetchall()
     # Every arc selects the same columns: the first one's converters fit all rows.
-    first = bound[0][0]
+    first = arcs[0]
     converters = _converters(first.select, connection)
     found = [
         Candidate(

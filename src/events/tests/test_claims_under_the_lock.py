@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from common.compiled_query import CompiledWrite, Param
+from common.compiled_query import CompiledWrite, Param, expanded
 from events.eligibility import capacity
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
@@ -47,7 +47,8 @@ def _full_event_with_a_queued_holder(**fields: Any) -> tuple[Event, User]:
 
 
 def _sql(queries: list[dict[str, str]]) -> list[str]:
-    return [q["sql"] for q in queries]
+    """The statements as the server runs them (prepared ones expanded)."""
+    return [expanded(q["sql"]) for q in queries]
 
 
 def _index(sql: list[str], predicate: Any) -> int:

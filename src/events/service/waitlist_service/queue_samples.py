@@ -48,6 +48,7 @@ _SAMPLE = CompiledInsert(
     WaitlistQueueSample,
     _sample_row,
     into={"sample_event": "event_id", "sample_at": "at", "sample_length": "length"},
+    prepared_as="queue_sample",
 )
 
 

@@ -1,0 +1,28 @@
+"""`encore_claim_rsvp` keeps one generic plan per statement and session (ADR 0028).
+
+PL/pgSQL plans each statement of a function like a prepared statement: by default its
+first five executions in a session are planned afresh with the values of that call, and
+in a claim race most sessions claim fewer than five times. The function's statements
+look rows up by key, where the generic plan is the custom one, so the function now
+carries `SET plan_cache_mode = force_generic_plan` (`events/sql/claim_rsvp.sql`).
+`CREATE OR REPLACE` applies it; the result type is unchanged. PostgreSQL only.
+"""
+
+from pathlib import Path
+
+from django.db import migrations
+
+SQL = Path(__file__).resolve().parent.parent / "sql" / "claim_rsvp.sql"
+
+
+def replace_function(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(SQL.read_text())
+
+
+class Migration(migrations.Migration):
+    dependencies = [("events", "0015_payments")]
+
+    operations = [
+        migrations.RunPython(replace_function, migrations.RunPython.noop, elidable=False)
+    ]
