@@ -15,9 +15,11 @@ from unittest import mock
 
 from celery import Task
 from django.db import DatabaseError, connection
+from django.db.models.signals import pre_delete
 from django.utils import timezone
 
 from accounts.models import User
+from events import signals as events_signals
 from events.models import Event, EventRSVP, EventWaitList, Organization, WaitlistOffer
 
 _seq = itertools.count(1)
@@ -147,7 +149,23 @@ def purge(tag: str) -> None:
                 )
     events.delete()
     Organization.objects.filter(slug__startswith=prefix).delete()
-    User.objects.filter(email__startswith=prefix).delete()
+    # The scenario's events are gone, so a departing user has nothing left to release:
+    # without the per-user departure handler, 100,000 users go in seconds, not minutes.
+    with _without_departure_handler():
+        User.objects.filter(email__startswith=prefix).delete()
+
+
+DEPARTURE_UID = "events_release_deleted_user"
+
+
+@contextmanager
+def _without_departure_handler() -> Iterator[None]:
+    handler = events_signals.release_deleted_user
+    pre_delete.disconnect(handler, sender=User, dispatch_uid=DEPARTURE_UID)
+    try:
+        yield
+    finally:
+        pre_delete.connect(handler, sender=User, dispatch_uid=DEPARTURE_UID)
 
 
 @contextmanager

@@ -17,7 +17,7 @@ __all__ = ["broker"]  # a fixture, imported for pytest
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SRC = Path(__file__).resolve().parents[2]
-SEAM = {"after_commit", "now"}
+SEAM = {"after_commit", "after_commit_each", "now"}
 
 
 def test_sent_only_once_the_transaction_commits(broker: Broker) -> None:
@@ -87,6 +87,20 @@ def _seam_calls() -> list[tuple[str, ast.Call]]:
             ):
                 calls.append((str(path.relative_to(SRC)), node))
     return calls
+
+
+def test_a_batch_is_sent_call_by_call_after_the_commit_only(broker: Broker) -> None:
+    with transaction.atomic():
+        dispatch.after_commit_each("common.ping", [("a",), ("b",)])
+        assert broker.published == []
+    assert broker.published == [(["a"], {}), (["b"], {})]
+
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        dispatch.after_commit_each("common.ping", [("c",)])
+        _ = 1 / 0
+    assert len(broker.published) == 2
+    with pytest.raises(LookupError):
+        dispatch.after_commit_each("events.no_such_task", [("x",)])
 
 
 def test_every_name_sent_from_src_is_a_registered_task() -> None:

@@ -123,7 +123,8 @@ _HELD_SEATS_BY_TIER = CompiledQuery(
         .values("tier_id")
         .annotate(n=Sum("seats"))
         .values("tier_id", "n")
-    )
+    ),
+    prepared_as="held_seats_by_tier",
 )
 
 

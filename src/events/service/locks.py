@@ -48,7 +48,8 @@ _LOCK_EVENT = CompiledInstances(
         Event.objects.select_for_update(of=("self",))
         .select_related("organization", "venue")
         .filter(pk=Param("event_id", UUIDField()))
-    )
+    ),
+    prepared_as="lock_event",
 )
 
 

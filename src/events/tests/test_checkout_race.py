@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from ninja_jwt.tokens import RefreshToken
 
 from accounts.tests.factories import make_user
+from common.compiled_query import expanded
 from events.models import Ticket
 from events.service import cancellation_service
 from events.service.batch_ticket_service import BatchTicketService, CartItem
@@ -92,7 +93,7 @@ def test_fifty_buyers_race_for_the_last_five_seats():
 
 
 def _locking_statements(queries: list[dict[str, Any]]) -> list[str]:
-    return [q["sql"] for q in queries if "FOR UPDATE" in q["sql"]]
+    return [sql for sql in (expanded(q["sql"]) for q in queries) if "FOR UPDATE" in sql]
 
 
 @pytest.mark.postgres
@@ -111,12 +112,12 @@ def test_checkout_locks_the_event_row_before_the_tiers_in_pk_order():
     assert 'FROM "events_tickettier"' in locks[1]
     assert 'ORDER BY "events_tickettier"."id" ASC' in locks[1]
     first_lock = next(
-        i for i, q in enumerate(captured.captured_queries) if "FOR UPDATE" in q["sql"]
+        i for i, q in enumerate(captured.captured_queries) if "FOR UPDATE" in expanded(q["sql"])
     )
     writes_before = [
-        q["sql"]
-        for q in captured.captured_queries[:first_lock]
-        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        sql
+        for sql in (expanded(q["sql"]) for q in captured.captured_queries[:first_lock])
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
     ]
     assert writes_before == []
 

@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from common.compiled_query import expanded
 from common.tests.racing import a_backend_waits_on_a_lock
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, Invitation, Venue, WaitlistOffer
@@ -35,7 +36,7 @@ def _fresh(event: Event) -> Event:
 
 
 def _claim_sql(captured: CaptureQueriesContext) -> list[str]:
-    return [q["sql"] for q in captured.captured_queries]
+    return [expanded(q["sql"]) for q in captured.captured_queries]
 
 
 def _written_table(statement: str) -> str | None:

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from accounts.service import user_deletion
 from accounts.tests.factories import make_user
+from common.compiled_query import expanded
 from events.departure_errors import HasPaidTickets
 from events.models import Event, EventWaitList, Ticket, TicketTier, WaitlistOffer
 from events.service import user_departure
@@ -134,7 +135,8 @@ def test_each_event_is_released_under_its_lock_taken_first_then_all_tiers_then_t
     with CaptureQueriesContext(connection) as queries:
         user_deletion.delete_users([holders[0], other_holder, offered])
 
-    locks = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+    statements = [expanded(q["sql"]) for q in queries.captured_queries]
+    locks = [sql for sql in statements if "FOR UPDATE" in sql]
     tables = [sql.split(" FROM ", 1)[1].split()[0].strip('"') for sql in locks]
     tiers, tickets = TicketTier._meta.db_table, Ticket._meta.db_table
     assert tables[0] == Event._meta.db_table, tables

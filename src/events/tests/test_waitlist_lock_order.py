@@ -16,6 +16,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common.compiled_query import expanded
 from events.models import EventWaitList, WaitlistOffer
 from events.tests.waitlist_builders import (
     T0,
@@ -53,7 +54,7 @@ def _first(statements: list[str], prefix: str) -> int:
 
 def _offer_then_queue(queries: CaptureQueriesContext) -> None:
     """The first UPDATE of the offers table precedes the queue row's DELETE."""
-    statements = [q["sql"] for q in queries.captured_queries]
+    statements = [expanded(q["sql"]) for q in queries.captured_queries]
     offer_write = _first(statements, f'UPDATE "{OFFERS}"')
     queue_delete = _first(statements, f'DELETE FROM "{QUEUE}"')
     assert offer_write < queue_delete, statements

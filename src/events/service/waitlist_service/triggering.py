@@ -37,8 +37,9 @@ def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:
 def notify_offers_on_commit(offer_ids: list[uuid.UUID]) -> None:
     """One notification task per offer, after commit (never for a rolled-back batch); a
     refused one is kept in the outbox, and none undoes a batch."""
-    for offer_id in offer_ids:
-        dispatch.after_commit("events.send_waitlist_offer_notification", str(offer_id))
+    dispatch.after_commit_each(
+        "events.send_waitlist_offer_notification", [(str(offer_id),) for offer_id in offer_ids]
+    )
 
 
 def notify_expired_on_commit(event_ids: list[uuid.UUID], stamp: datetime) -> None:
