@@ -6,9 +6,10 @@ psycopg re-parses its 5,000 characters and 50-odd parameters on the client each 
 because statements that long are past its parse cache. Every claim, status check and
 event page pays both, and in a claim race they are CPU that all other claimers wait for
 (quality.md e1). Prepared once per connection, an execution is a short `EXECUTE` carrying
-only the slot values; after five executions PostgreSQL keeps a generic plan when it is
-estimated to cost no more than the custom ones (`plan_cache_mode = auto`), so the
-planning goes too.
+only the slot values, and Encore's connections run prepared statements on their generic
+plan (`plan_cache_mode = force_generic_plan`, settings/database.py), so the planning goes
+too: once per connection instead of once per execution. A statement whose best plan
+depends on its values must therefore not ask for this (ADR 0028).
 
 Only statements that ask for it (`prepared_as=`) take this path: their SQL then shows up
 in logs and captured queries as `EXECUTE encore_<label>_<hash>(...)`. The name carries a
@@ -38,6 +39,10 @@ from django.db.models import Field
 _MARKS = re.compile(r"%%|%s")
 #: Prepared names are identifiers: lower-case letters, digits and underscores.
 _LABEL = re.compile(r"[a-z][a-z0-9_]{0,40}")
+_EXECUTE = re.compile(r"EXECUTE (encore_[a-z0-9_]+)\b")
+_END = object()
+#: Every prepared statement's SQL by name, for `expanded`.
+_BODIES: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -107,12 +112,6 @@ def prepared_form(
         execute=f"EXECUTE {name}({marks})" if order else f"EXECUTE {name}",
         slots=tuple(order.values()),
     )
-
-
-_END = object()
-#: Every prepared statement's SQL by name, for `expanded`.
-_BODIES: dict[str, str] = {}
-_EXECUTE = re.compile(r"EXECUTE (encore_[a-z0-9_]+)\b")
 
 
 def expanded(sql: str) -> str:
