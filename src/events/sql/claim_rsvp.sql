@@ -6,7 +6,8 @@
 -- Here the lock lives from the FOR UPDATE to the end of the calling statement (the caller
 -- runs it in autocommit), and only the arithmetic and the writes run in between.
 --
--- Three ways a claim ends, and what each costs the other claimers:
+-- Three ways a claim ends, and what each costs the other claimers (a win writes in one
+-- statement, so the holder runs one executor, not four):
 --   1. Refused on a snapshot, without the lock. The first statement reads everything the
 --      rule needs (the Event row, the venue, the seats held by other users' live offers,
 --      the caller's own rows) in one consistent snapshot. A refusal is safe on any
@@ -145,33 +146,37 @@ BEGIN
         END IF;
     END IF;
 
-    -- Won: the writes.
-    INSERT INTO events_eventrsvp (id, event_id, user_id, status, guests, created_at, updated_at)
-    VALUES (p_rsvp, p_event, p_user, 'yes', p_guests, p_now, p_now);
-    UPDATE events_event SET attendee_count = events_event.attendee_count + v_seats
-     WHERE id = p_event;
-    IF on_waitlist OR pending_offer_id IS NOT NULL THEN
-        -- Any live offer of the caller, also one a pass issued after the snapshot.
+    -- Won: the writes, in one statement (one executor run under the lock, not four).
+    -- The offer claimed is any live offer of the caller, also one a pass issued after
+    -- the snapshot.
+    WITH rsvp AS (
+        INSERT INTO events_eventrsvp
+               (id, event_id, user_id, status, guests, created_at, updated_at)
+        VALUES (p_rsvp, p_event, p_user, 'yes', p_guests, p_now, p_now)
+    ), bump AS (
+        UPDATE events_event SET attendee_count = events_event.attendee_count + v_seats
+         WHERE id = p_event
+    ), claim AS (
         UPDATE events_waitlistoffer
            SET status = 'claimed', claimed_at = p_now, updated_at = p_now
-         WHERE event_id = p_event AND user_id = p_user AND status = 'pending'
+         WHERE (on_waitlist OR pending_offer_id IS NOT NULL)
+           AND event_id = p_event AND user_id = p_user AND status = 'pending'
            AND expires_at > p_now
-        RETURNING id INTO v_claimed;
-        claimed := FOUND;
-        IF claimed THEN
-            pending_offer_id := v_claimed;
-        END IF;
-    END IF;
-    IF on_waitlist THEN
-        IF NOT claimed THEN
-            -- A lapsed offer, not swept yet: revoked as the entry's post_delete would
-            -- (offers first).
-            UPDATE events_waitlistoffer
-               SET status = 'revoked', revoked_reason = 'entry_deleted', updated_at = p_now
-             WHERE event_id = p_event AND user_id = p_user AND status = 'pending';
-            GET DIAGNOSTICS revoked = ROW_COUNT;
-        END IF;
-        DELETE FROM events_eventwaitlist w WHERE w.event_id = p_event AND w.user_id = p_user;
+        RETURNING id
+    ), gone AS (
+        DELETE FROM events_eventwaitlist w
+         WHERE on_waitlist AND w.event_id = p_event AND w.user_id = p_user
+    )
+    SELECT id INTO v_claimed FROM claim;
+    claimed := v_claimed IS NOT NULL;
+    IF claimed THEN
+        pending_offer_id := v_claimed;
+    ELSIF on_waitlist THEN
+        -- A lapsed offer, not swept yet: revoked as the entry's post_delete would.
+        UPDATE events_waitlistoffer
+           SET status = 'revoked', revoked_reason = 'entry_deleted', updated_at = p_now
+         WHERE event_id = p_event AND user_id = p_user AND status = 'pending';
+        GET DIAGNOSTICS revoked = ROW_COUNT;
     END IF;
     outcome := 'won';
     attendee_count := attendee_count + v_seats;

@@ -1,0 +1,26 @@
+"""`encore_claim_rsvp`: a winning claim's four writes are one statement (ADR 0022).
+
+The RSVP, the attendee count, the caller's live offer CLAIMED and the queue entry gone
+now run as one data-modifying `WITH` instead of four PL/pgSQL statements, so the lock
+holder starts and ends one executor run instead of four (`events/sql/claim_rsvp.sql`).
+`CREATE OR REPLACE` applies it; the result type is unchanged. PostgreSQL only.
+"""
+
+from pathlib import Path
+
+from django.db import migrations
+
+SQL = Path(__file__).resolve().parent.parent / "sql" / "claim_rsvp.sql"
+
+
+def replace_function(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(SQL.read_text())
+
+
+class Migration(migrations.Migration):
+    dependencies = [("events", "0016_claim_rsvp_generic_plans")]
+
+    operations = [
+        migrations.RunPython(replace_function, migrations.RunPython.noop, elidable=False)
+    ]
