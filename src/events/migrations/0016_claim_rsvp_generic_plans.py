@@ -8,16 +8,9 @@ carries `SET plan_cache_mode = force_generic_plan` (`events/sql/claim_rsvp.sql`)
 `CREATE OR REPLACE` applies it; the result type is unchanged. PostgreSQL only.
 """
 
-from pathlib import Path
-
 from django.db import migrations
 
-SQL = Path(__file__).resolve().parent.parent / "sql" / "claim_rsvp.sql"
-
-
-def replace_function(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(SQL.read_text())
+from events.migrations._claim_function import replace_function
 
 
 class Migration(migrations.Migration):

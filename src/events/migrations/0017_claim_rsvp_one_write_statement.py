@@ -6,16 +6,9 @@ holder starts and ends one executor run instead of four (`events/sql/claim_rsvp.
 `CREATE OR REPLACE` applies it; the result type is unchanged. PostgreSQL only.
 """
 
-from pathlib import Path
-
 from django.db import migrations
 
-SQL = Path(__file__).resolve().parent.parent / "sql" / "claim_rsvp.sql"
-
-
-def replace_function(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(SQL.read_text())
+from events.migrations._claim_function import replace_function
 
 
 class Migration(migrations.Migration):
