@@ -14,9 +14,11 @@ variant shape is a second `CompiledQuery`.
 
 The hottest statements also skip the database's planning: with `prepared_as=<label>`
 they are prepared once per PostgreSQL connection and run as `EXECUTE` (`prepared.py`,
-ADR 0028); `expanded` shows a captured `EXECUTE` as its SQL.
+ADR 0028); `expanded` shows a captured `EXECUTE` as its SQL. Rows made in Python are
+written by `RowsInsert` (instances) or `ColumnsInsert` (one array per differing column).
 """
 
+from common.compiled_query.columns import ColumnsInsert
 from common.compiled_query.instances import CompiledInstances, RowsInsert
 from common.compiled_query.prepared import expanded
 from common.compiled_query.statements import (
@@ -29,6 +31,7 @@ from common.compiled_query.statements import (
 )
 
 __all__ = [
+    "ColumnsInsert",
     "CompiledInsert",
     "CompiledInstances",
     "CompiledQuery",

@@ -22,8 +22,9 @@ from common.compiled_query.prepared import PreparedForms, execute
 class RowsInsert:
     """A multi-row `INSERT` of model instances, its SQL compiled once per shape.
 
-    Why: a lottery pass writes its fifty offers and their draw record in one statement
-    (quality.md a2, a3), and Django compiles that INSERT anew for every batch: the
+    Why: a lottery pass writes its draw records with its offers in one statement
+    (quality.md a2, a3; the offers come from columns, `ColumnsInsert`), and Django
+    compiles that INSERT anew for every batch: the
     statement's text is the same for every batch of the same size (PostgreSQL's UNNEST
     form has one array per column, whatever the size), only the values change. The text
     is taken from Django's own compiler the first time a shape is seen (model, number of

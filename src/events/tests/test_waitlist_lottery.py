@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -245,6 +246,44 @@ class TestRecordedDraws:
         assert result.status == "no_eligible_users"
         assert not WaitlistOffer.objects.filter(event=event).exists()
         assert not WaitlistDraw.objects.filter(event=event).exists()
+
+    def test_its_offers_carry_what_a_fifo_pass_gives_its_offers(self):
+        """The offers are written from columns (`ColumnsInsert`), not instances: each field
+        a FIFO pass writes (`offer_batches`) has the same value, the draw's batch its own."""
+        now = timezone.now().replace(microsecond=0)
+        written = {}
+        for lottery_mode in (False, True):
+            event = active_event(10, 6, waitlist_batch_size=5, waitlist_lottery_mode=lottery_mode)
+            people = queue_in_order(event, 3)
+            EventWaitList.objects.filter(event=event, user=people[1]).update(party_size=2)
+            with time_machine.travel(now, tick=False):
+                result = waitlist_service.process_waitlist_for_event(event.pk)
+            offers = WaitlistOffer.objects.filter(event=event)
+            assert {o.batch_id for o in offers} == {result.batch_id}
+            written[lottery_mode] = sorted(
+                (
+                    people.index(o.user),
+                    o.seats,
+                    o.tier_id,
+                    o.status,
+                    o.expires_at,
+                    o.is_cutoff_batch,
+                    o.revoked_reason,
+                    (o.notified_at, o.claimed_at, o.declined_at),
+                    (o.created_at, o.updated_at),
+                )
+                for o in offers
+            )
+
+        assert written[True] == written[False]
+        assert [row[:2] for row in written[True]] == [(0, 1), (1, 2), (2, 1)]
+        assert written[True][0][4:] == (
+            now + timedelta(hours=2),  # the event's offer window
+            False,
+            "",
+            (None, None, None),
+            (now, now),
+        )
 
 
 class TestCost:

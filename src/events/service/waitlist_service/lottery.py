@@ -30,10 +30,11 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from common.compiled_query import RowsInsert
+from common.compiled_query import ColumnsInsert, RowsInsert
 from events.models import Event, WaitlistDraw, WaitlistOffer
 from events.selectors.waitlist_candidates import Candidate, candidate_limit
 from events.selectors.waitlist_lottery import (
@@ -42,7 +43,6 @@ from events.selectors.waitlist_lottery import (
     ring_candidates,
     ring_distance,
 )
-from events.service.waitlist_service.offer_batches import new_offer
 from events.service.waitlist_service.party_fit import FILL, fit_batch
 
 ALGORITHM = "encore-ring-v1"
@@ -105,6 +105,19 @@ def replay_draw(  # noqa: PLR0917 - the published signature: the record's fields
     )
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnOffer:
+    """One offer a draw gives: what differs from the batch's other offers (the event,
+    deadline, status and stamps are the pass's own, `write_lottery_batches`)."""
+
+    pk: uuid.UUID
+    user_id: uuid.UUID
+    seats: int
+    #: The tier whose seats it holds (None on RSVP events).
+    tier_id: uuid.UUID | None
+    batch_id: uuid.UUID
+
+
 @dataclass(frozen=True)
 class LotteryBatch:
     """What a draw decided: its offers (empty when nobody fitted) and its records.
@@ -113,7 +126,7 @@ class LotteryBatch:
     queued for the whole event take a tier's seats only when its own queue has nobody).
     """
 
-    offers: list[WaitlistOffer]
+    offers: list[DrawnOffer]
     draws: list[WaitlistDraw]
     found: bool = False
 
@@ -150,7 +163,7 @@ def create_lottery_batch(
         now=now,
         seeds=seeds,
     )
-    write_lottery_batches([batch])
+    write_lottery_batches([batch], event_id=event.pk, expires_at=expires_at, now=now)
     return batch
 
 
@@ -189,7 +202,7 @@ def draw_lottery_batch(
     )
     fresh = [c for c in read.fresh if c.user_id not in exclude][:limit]
     rotated = [c for c in read.rotated if c.user_id not in exclude][:limit]
-    offers: list[WaitlistOffer] = []
+    offers: list[DrawnOffer] = []
     draws: list[WaitlistDraw] = []
     seats_left, size_left = seats, size
     for seed, found in ((seeds[0], fresh), (seeds[1], rotated)):
@@ -216,13 +229,12 @@ def draw_lottery_batch(
                 )
             )
             offers += [
-                new_offer(
-                    event.pk,
-                    c,
+                DrawnOffer(
+                    uuid.uuid4(),
+                    c.user_id,
+                    c.party_size,
                     c.tier_id if tier_id is None else tier_id,
-                    batch_id=this_batch,
-                    expires_at=expires_at,
-                    now=now,
+                    this_batch,
                 )
                 for c in chosen
             ]
@@ -235,11 +247,17 @@ def draw_lottery_batch(
     return LotteryBatch(offers, draws, found=bool(fresh or rotated))
 
 
-def write_lottery_batches(batches: Sequence[LotteryBatch]) -> None:
-    """Write the offers and records of a pass's draws together (nothing when none offers)."""
+def write_lottery_batches(
+    batches: Sequence[LotteryBatch], *, event_id: uuid.UUID, expires_at: datetime, now: datetime
+) -> None:
+    """Write the offers and records of a pass's draws together (nothing when none offers).
+
+    Every offer is PENDING until `expires_at`, stamped `now`, for its party and tier.
+    """
     offers = [offer for batch in batches for offer in batch.offers]
     if offers:
-        _insert_together(offers, [draw for batch in batches for draw in batch.draws])
+        draws = [draw for batch in batches for draw in batch.draws]
+        _insert_together(offers, draws, event_id=event_id, expires_at=expires_at, now=now)
 
 
 def record_draw(
@@ -276,12 +294,35 @@ def record_draw(
     )
 
 
-#: The offers' and records' INSERTs, compiled once per batch size (ADR 0006).
-_INSERTS = RowsInsert()
+#: The draw records' INSERT, compiled once per number of records (ADR 0006); the
+#: offers' from columns: five differ per offer, the rest is the pass's own.
+_DRAWS = RowsInsert()
+_OFFERS = ColumnsInsert(
+    WaitlistOffer,
+    per_row=("id", "user", "seats", "tier", "batch_id"),
+    shared=(
+        "event",
+        "status",
+        "expires_at",
+        "is_cutoff_batch",
+        "revoked_reason",
+        "notified_at",
+        "claimed_at",
+        "declined_at",
+        "created_at",
+        "updated_at",
+    ),
+)
 
 
 def _insert_together(
-    offers: Sequence[WaitlistOffer], draws: Sequence[WaitlistDraw], using: str = DEFAULT_DB_ALIAS
+    offers: Sequence[DrawnOffer],
+    draws: Sequence[WaitlistDraw],
+    *,
+    event_id: uuid.UUID,
+    expires_at: datetime,
+    now: datetime,
+    using: str = DEFAULT_DB_ALIAS,
 ) -> None:
     """Write a batch's offers and its draw records: one statement where the database allows.
 
@@ -290,22 +331,37 @@ def _insert_together(
     cost of one round trip (a2 keeps its 6 statements). SQLite has no such WITH.
     """
     connection = connections[using]
-    fields = list(WaitlistOffer._meta.concrete_fields)
-    if connection.ops.bulk_batch_size(fields, offers) < len(offers):
-        # An open-mode batch too big for one statement's parameters: the ORM splits it.
-        WaitlistOffer.objects.using(using).bulk_create(offers)
-        WaitlistDraw.objects.using(using).bulk_create(draws)
-        return
-    offers_sql, offers_params = _INSERTS.statement(offers, using)
-    draw_sql, draw_params = _INSERTS.statement(draws, using)
+    rows: dict[str, list[Any]] = {
+        "id": [offer.pk for offer in offers],
+        "user": [offer.user_id for offer in offers],
+        "seats": [offer.seats for offer in offers],
+        "tier": [offer.tier_id for offer in offers],
+        "batch_id": [offer.batch_id for offer in offers],
+    }
+    shared = {
+        "event": event_id,
+        "status": WaitlistOffer.WaitlistOfferStatus.PENDING.value,
+        "expires_at": expires_at,
+        "is_cutoff_batch": False,
+        "revoked_reason": "",
+        "notified_at": None,
+        "claimed_at": None,
+        "declined_at": None,
+        "created_at": now,
+        "updated_at": now,
+    }
+    offer_statements = _OFFERS.statements(rows, shared, using)
+    draw_sql, draw_params = _DRAWS.statement(draws, using)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            [(offers_sql, offers_params)] = offer_statements
             cursor.execute(
                 f"WITH new_offers AS ({offers_sql}) {draw_sql}", (*offers_params, *draw_params)
             )
         else:
-            cursor.execute(offers_sql, offers_params)
+            for sql, params in offer_statements:
+                cursor.execute(sql, params)
             cursor.execute(draw_sql, draw_params)
-    for obj in (*offers, *draws):
-        obj._state.adding = False
-        obj._state.db = using
+    for draw in draws:
+        draw._state.adding = False
+        draw._state.db = using

@@ -64,7 +64,7 @@ def draw_tier_batches(
         held_by_tier[tier.pk] = held_by_tier.get(tier.pk, 0) + batch.seats
         if offers_left is not None:
             offers_left -= len(batch.offers)
-    write_lottery_batches(batches)
+    write_lottery_batches(batches, event_id=event.pk, expires_at=expires_at, now=now)
     return [batch for batch in batches if batch.offers]
 
 
