@@ -9,10 +9,10 @@ start point (each part is drawn with its own seed and recorded on its own).
 
 Why it stays flat in the queue's length (quality.md a3): each part is two range scans
 of the `waitlist_lottery_ring` index (event, rotated, token, id), one from the start
-point up and one from the bottom of the ring up to it, each stopped by a LIMIT. The four
+point up and one from the bottom of the ring up to it, each stopped by a LIMIT, and the
+pair limited again so that only the part's first `limit` entries are answered. The four
 arcs travel as one `UNION ALL` statement compiled once per process (ADR 0006); Python
-merges the at most 4 x limit rows into ring order and keeps the first `limit` of each
-part. Selectable means what it means for FIFO (`waitlist.selectable_entries`): no
+puts the at most 2 x limit rows into ring order. Selectable means what it means for FIFO (`waitlist.selectable_entries`): no
 PENDING offer, not soft-skipped by an organiser's revoke.
 
 Which queue a read sees (`RingQueue`) is separate from the tier an offer is for: an RSVP
@@ -29,10 +29,18 @@ from functools import partial
 from typing import Any, Literal
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import BigIntegerField, BooleanField, Func, QuerySet, UUIDField
+from django.db.models import (
+    BigIntegerField,
+    BooleanField,
+    Func,
+    IntegerField,
+    QuerySet,
+    UUIDField,
+    Value,
+)
 
 from common.compiled_query import CompiledQuery, Param, _as_dict, _converters
-from common.compiled_query.prepared import PreparedForms, execute
+from common.compiled_query.prepared import PreparedForms, Slot, execute
 from events.models.waitlist import ROTATED
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.waitlist_candidates import Candidate
@@ -102,7 +110,13 @@ def _arc(*, rotated: bool, upper: bool, queue: QueueKind) -> QuerySet[Any, Any]:
     elif queue == "event":
         entries = entries.filter(tier__isnull=True)
     return entries.order_by("token", "id").values(
-        "id", "user_id", "party_size", "tier_id", "token", "last_offer_expired_at"
+        "id",
+        "user_id",
+        "party_size",
+        "tier_id",
+        "token",
+        "last_offer_expired_at",
+        arc=Value(0 if upper else 1, output_field=IntegerField()),
     )
 
 
@@ -127,16 +141,30 @@ _UNION_FORMS = {kind: PreparedForms(f"ring_{kind}") for kind in _ARCS}
 
 
 def _union_sql(queue: QueueKind, using: str, parts: list[str]) -> str:
-    """`SELECT * FROM (arc) UNION ALL ...`: the form both PostgreSQL and SQLite accept for
-    members that carry their own ORDER BY and LIMIT."""
+    """Each part's arcs as one ordered, limited read, and the two parts in one statement.
+
+    Within a part the upper arc (tickets from the start point up) comes before the lower
+    one in ring order, so `ORDER BY arc, token, id LIMIT n` over the pair is the part's
+    first n entries: when the upper arc alone has n, the lower arc's rows never reach
+    Python (the answer halves, quality.md a3). Python still sorts what it gets by ring
+    distance. `SELECT * FROM (...)` is the form both PostgreSQL and SQLite accept for
+    members that carry their own ORDER BY and LIMIT.
+    """
     key = (queue, using)
     found = _UNION.get(key)
     if found is None:
+        fresh_up, fresh_low, rotated_up, rotated_low = parts
         found = " UNION ALL ".join(
-            f"SELECT * FROM ({sql}) AS arc{n}" for n, sql in enumerate(parts)
+            f"SELECT * FROM (SELECT * FROM ({upper}) AS up UNION ALL "
+            f"SELECT * FROM ({lower}) AS low ORDER BY arc, token, id LIMIT %s) AS part{n}"
+            for n, (upper, lower) in enumerate(((fresh_up, fresh_low), (rotated_up, rotated_low)))
         )
         _UNION[key] = found
     return found
+
+
+def _limit_slot(compiled: Any) -> Slot:
+    return next(p for p in compiled.params if isinstance(p, Slot) and p.name == "limit")
 
 
 @dataclass(frozen=True)
@@ -175,7 +203,15 @@ def ring_candidates(
         values["tier_id"] = queue.tier_id
     arcs = [arc.compiled(using) for arc in _ARCS[queue.kind]]
     sql = _union_sql(queue.kind, using, [compiled.sql for compiled in arcs])
-    params = [p for compiled in arcs for p in compiled.params]
+    limit_slot = _limit_slot(arcs[0])
+    params = [
+        *arcs[0].params,
+        *arcs[1].params,
+        limit_slot,
+        *arcs[2].params,
+        *arcs[3].params,
+        limit_slot,
+    ]
     connection = connections[using]
     form = _UNION_FORMS[queue.kind].get(using, sql, params, connection)
     with connection.cursor() as cursor:
