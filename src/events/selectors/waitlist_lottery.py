@@ -12,8 +12,9 @@ of the `waitlist_lottery_ring` index (event, rotated, token, id), one from the s
 point up and one from the bottom of the ring up to it, each stopped by a LIMIT, and the
 pair limited again so that only the part's first `limit` entries are answered. The four
 arcs travel as one `UNION ALL` statement compiled once per process (ADR 0006); Python
-puts the at most 2 x limit rows into ring order. Selectable means what it means for FIFO (`waitlist.selectable_entries`): no
-PENDING offer, not soft-skipped by an organiser's revoke.
+puts the at most 2 x limit rows into ring order. Selectable means what it means for
+FIFO (`waitlist.selectable_entries`): no PENDING offer, not soft-skipped by an
+organiser's revoke.
 
 Which queue a read sees (`RingQueue`) is separate from the tier an offer is for: an RSVP
 event reads all its entries; a ticketed event's pass reads one tier's own queue, or only
