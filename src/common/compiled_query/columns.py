@@ -22,7 +22,6 @@ Every concrete field is named, once: nothing is left to a Python default, which
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -70,7 +69,7 @@ def _element_text(field: Field[Any, Any]) -> Callable[[Any], str]:
     raise TypeError(f"{field.name}: a per-row column holds UUIDs or integers, not {kind}")
 
 
-def array_literal(values: Sequence[Any], text: Callable[[Any], str]) -> str:
+def _array_literal(values: Sequence[Any], text: Callable[[Any], str]) -> str:
     """`{a,b,NULL}`: PostgreSQL's text form of an array whose elements need no quoting."""
     return "{" + ",".join("NULL" if value is None else text(value) for value in values) + "}"
 
@@ -91,8 +90,8 @@ class ColumnsInsert:
         self.model = model
         self._names = (tuple(per_row), tuple(shared))
         self._columns: _Columns | None = None
+        #: The UNNEST statement per alias (computing it twice in a race gives the same text).
         self._sql: dict[str, str] = {}
-        self._lock = threading.Lock()
 
     def _field(self, name: str) -> Field[Any, Any]:
         field = self.model._meta.get_field(name)
@@ -141,7 +140,8 @@ class ColumnsInsert:
         )
         # Written, and so checked, on every database: the same values are refused everywhere.
         arrays = tuple(
-            array_literal(values, text) for values, text in zip(per_row, columns.texts, strict=True)
+            _array_literal(values, text)
+            for values, text in zip(per_row, columns.texts, strict=True)
         )
         if connection.vendor == "postgresql":
             return [(self._unnest_sql(columns, connection), (*shared_params, *arrays))]
@@ -150,20 +150,22 @@ class ColumnsInsert:
     def _unnest_sql(self, columns: _Columns, connection: BaseDatabaseWrapper) -> str:
         sql = self._sql.get(connection.alias)
         if sql is None:
-            quote = connection.ops.quote_name
-            fields = (*columns.shared, *columns.per_row)
-            names = ", ".join(quote(str(f.column)) for f in fields)
             shared = ", ".join(f"%s::{f.db_type(connection)}" for f in columns.shared)
             aliases = [f"c{n}" for n in range(len(columns.per_row))]
             arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in columns.per_row)
             selected = ", ".join(filter(None, [shared, ", ".join(f"r.{a}" for a in aliases)]))
             sql = (
-                f"INSERT INTO {quote(self.model._meta.db_table)} ({names}) "
+                f"{self._insert_into(columns, connection)} "
                 f"SELECT {selected} FROM UNNEST({arrays}) AS r({', '.join(aliases)})"
             )
-            with self._lock:
-                self._sql[connection.alias] = sql
+            self._sql[connection.alias] = sql
         return sql
+
+    def _insert_into(self, columns: _Columns, connection: BaseDatabaseWrapper) -> str:
+        """`INSERT INTO "table" (shared columns, per-row columns)`, the order of the values."""
+        quote = connection.ops.quote_name
+        names = ", ".join(quote(str(f.column)) for f in (*columns.shared, *columns.per_row))
+        return f"INSERT INTO {quote(self.model._meta.db_table)} ({names})"
 
     def _values_statements(
         self,
@@ -172,9 +174,7 @@ class ColumnsInsert:
         shared_params: tuple[Any, ...],
         connection: BaseDatabaseWrapper,
     ) -> list[tuple[str, tuple[Any, ...]]]:
-        quote = connection.ops.quote_name
         fields = (*columns.shared, *columns.per_row)
-        names = ", ".join(quote(str(f.column)) for f in fields)
         rows = [
             (
                 *shared_params,
@@ -187,12 +187,10 @@ class ColumnsInsert:
         ]
         chunk = max(1, connection.ops.bulk_batch_size(list(fields), rows))
         placeholder = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        head = self._insert_into(columns, connection)
         statements = []
         for start in range(0, len(rows), chunk):
             part = rows[start : start + chunk]
-            sql = (
-                f"INSERT INTO {quote(self.model._meta.db_table)} ({names}) "
-                f"VALUES {', '.join([placeholder] * len(part))}"
-            )
+            sql = f"{head} VALUES {', '.join([placeholder] * len(part))}"
             statements.append((sql, tuple(value for row in part for value in row)))
         return statements

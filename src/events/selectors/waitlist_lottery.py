@@ -165,6 +165,7 @@ def _union_sql(queue: QueueKind, using: str, parts: list[str]) -> str:
 
 
 def _limit_slot(compiled: Any) -> Slot:
+    """The arcs' shared `limit` slot, which also limits each pair of arcs."""
     return next(p for p in compiled.params if isinstance(p, Slot) and p.name == "limit")
 
 
