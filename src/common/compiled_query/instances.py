@@ -151,8 +151,8 @@ class CompiledInstances:
 class _Shape:
     """A compiled model query and what turning its rows into instances needs, worked out
     once: the steps `ModelIterable` takes on each call (the converters of every column,
-    the related populators) depend only on the query. No annotations, no known related
-    objects: `CompiledInstances` querysets have neither."""
+    the related populators, where each annotation's column is) depend only on the query.
+    No known related objects: `CompiledInstances` querysets have none."""
 
     def __init__(self, queryset: QuerySet[Any, Any], using: str) -> None:
         compiler = queryset.query.get_compiler(using=using)
@@ -167,6 +167,7 @@ class _Shape:
         self.init_list = [column[0].target.attname for column in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, using)
         self.converters = compiler.get_converters([s[0] for s in select[: compiler.col_count]])
+        self.annotations = list(compiler.annotation_col_map.items())
 
     def instances(self, raw: list[Any], using: str) -> list[Any]:
         rows = self.compiler.apply_converters(raw, self.converters) if self.converters else raw
@@ -175,5 +176,7 @@ class _Shape:
             obj = self.model.from_db(using, self.init_list, row[self.start : self.end])
             for populator in self.populators:
                 populator.populate(row, obj)
+            for name, position in self.annotations:
+                setattr(obj, name, row[position])
             objs.append(obj)
         return objs

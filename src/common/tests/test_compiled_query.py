@@ -239,3 +239,22 @@ def test_compiled_instances_answer_what_the_queryset_answers_with_its_joined_row
         assert joined == (expected_user.get_username(), expected.content_type)
         assert found._state.adding is False and found._state.db == "default"
     assert entries.all(entry_id=-1) == []
+
+
+def test_compiled_instances_carry_the_querysets_annotations() -> None:
+    typed, untyped = _log_entries()
+
+    def build() -> Any:
+        return LogEntry.objects.annotate(
+            label=Concat("object_repr", Value("#"), Param("suffix", CharField())),
+            later=F("action_flag") + 10,
+        ).filter(pk=Param("entry_id", IntegerField()))
+
+    entries = CompiledInstances(build)
+
+    for wanted, suffix in ((typed, "a"), (untyped, "b")):
+        (found,) = entries.all(entry_id=wanted.pk, suffix=suffix)
+        assert (found.label, found.later) == (
+            f"{wanted.object_repr}#{suffix}",
+            wanted.action_flag + 10,
+        )

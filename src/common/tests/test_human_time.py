@@ -3,8 +3,11 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.utils import translation
+from django.utils import formats, translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from common import human_time
 from common.human_time import format_human, humanize_time_remaining, humanize_until
 from common.timezones import format_in_zone
 
@@ -43,3 +46,21 @@ def test_relative_phrasing_in_both_languages(delta: timedelta, english: str, ger
     with translation.override("de"):
         assert humanize_time_remaining(delta) == german
         assert humanize_until(MOMENT + delta, MOMENT) == german
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    moment=st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2090, 1, 1)),
+    language=st.sampled_from(["en", "de"]),
+    zone=st.sampled_from(["UTC", "Europe/Vienna", "America/New_York", "Asia/Kathmandu"]),
+    layout=st.sampled_from(["D j M Y, H:i", "l, j. F Y, H:i", "d.m.Y G:i", "\\D\\a\\y j"]),
+)
+def test_the_quick_formatter_writes_what_djangos_date_format_writes(
+    moment: datetime, language: str, zone: str, layout: str
+) -> None:
+    """`m` is not one of its parts: that layout takes Django's path, and must read the same."""
+    aware = moment.replace(tzinfo=UTC)
+    with translation.override(language):
+        local = aware.astimezone(human_time.get_zone(zone))
+        expected = f"{formats.date_format(local, layout)} {local.tzname()}"
+        assert human_time._layout_formatter(language, layout, zone)(aware) == expected

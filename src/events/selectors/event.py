@@ -8,6 +8,7 @@ seats held) and prefetches the tiers of the whole page in one more query, so a p
 
 import uuid
 from datetime import datetime
+from typing import cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import (
@@ -21,16 +22,18 @@ from django.db.models import (
     QuerySet,
     UUIDField,
     Value,
+    prefetch_related_objects,
 )
 from django.utils import timezone
 
 from common.compiled_query import CompiledInstances, Param
-from common.errors import NotFound, first_or_not_found
+from common.errors import NotFound
 from events.eligibility import capacity
 from events.models import Event, OrganizationStaff
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import (
     AnyUser,
+    UserRef,
     blacklisted_organizations,
     is_authenticated,
     visible_events,
@@ -62,9 +65,15 @@ def viewer_is_staff_expression(user: AnyUser) -> Expression:
     """True on rows of organisations the caller owns or staffs (they see hidden numbers)."""
     if not is_authenticated(user):
         return Value(False, output_field=BooleanField())
-    staff = OrganizationStaff.objects.filter(organization=OuterRef("organization_id"), user=user)
+    return _viewer_is_staff(user.pk)
+
+
+def _viewer_is_staff(user_id: UserRef) -> Expression:
+    staff = OrganizationStaff.objects.filter(
+        organization=OuterRef("organization_id"), user_id=user_id
+    )
     return ExpressionWrapper(
-        Q(organization__owner=user) | Q(Exists(staff)), output_field=BooleanField()
+        Q(organization__owner_id=user_id) | Q(Exists(staff)), output_field=BooleanField()
     )
 
 
@@ -112,11 +121,47 @@ def list_public_events(
     return with_public_fields(events, user).order_by("start", "pk")
 
 
-def get_public_event(user: AnyUser, event_id: uuid.UUID) -> Event:
-    """`GET /events/{id}`: a visible event (unlisted ones too), else 404."""
-    return first_or_not_found(
-        with_public_fields(visible_events(user), user).filter(pk=event_id), "Event not found."
+def _public_event_query(*, signed_in: bool) -> QuerySet[Event]:
+    """`with_public_fields(visible_events(user), user)` for one event, its values `Param`s;
+    the tiers are prefetched after (a compiled statement is one query)."""
+    event_id, now = Param("event_id", UUIDField()), waitlist_selectors.now_param()
+    if signed_in:
+        user_id, email = Param("user_id", UUIDField()), Param("email", CharField())
+        events, is_staff = visible_events_of(user_id, email), _viewer_is_staff(user_id)
+    else:
+        events = visible_events(AnonymousUser())
+        is_staff = Value(False, output_field=BooleanField())
+    held = waitlist_selectors.held_offers(OuterRef("pk"), now)  # type: ignore[arg-type]
+    return (
+        events.select_related("organization", "venue")
+        .annotate(viewer_is_staff=is_staff, seats_held_annotation=waitlist_selectors.seat_sum(held))
+        .filter(pk=event_id)
     )
+
+
+#: The event page and `GET /events/{id}`, compiled once and prepared on PostgreSQL (ADR
+#: 0028): building the visibility rule cost the page more than the database spends
+#: answering it (quality.md h1).
+_PUBLIC_EVENT = CompiledInstances(
+    lambda: _public_event_query(signed_in=True), prepared_as="public_event"
+)
+_PUBLIC_EVENT_ANONYMOUS = CompiledInstances(
+    lambda: _public_event_query(signed_in=False), prepared_as="public_event_anonymous"
+)
+
+
+def get_public_event(user: AnyUser, event_id: uuid.UUID) -> Event:
+    """`GET /events/{id}`: a visible event (unlisted ones too), else 404; what
+    `with_public_fields` gives a row, its tiers prefetched."""
+    now = timezone.now()
+    if is_authenticated(user):
+        found = _PUBLIC_EVENT.all(user_id=user.pk, email=user.email, event_id=event_id, now=now)
+    else:
+        found = _PUBLIC_EVENT_ANONYMOUS.all(event_id=event_id, now=now)
+    if not found:
+        raise NotFound("Event not found.")
+    prefetch_related_objects(found, "ticket_tiers")
+    return cast(Event, found[0])
 
 
 def _participation_query() -> QuerySet[Event]:

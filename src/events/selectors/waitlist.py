@@ -10,6 +10,7 @@ members without a live offer; null while the user holds one.
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db.models import (
     Case,
@@ -180,31 +181,54 @@ def holds_live_offer(now: Moment) -> Exists:
     return _holds_live_offer(now)
 
 
-def ahead_in_selection_order() -> Q:
-    """For EventWaitList rows of a subquery: ahead of the outer row in selection order."""
-    my_key = _rotation_key(OuterRef("last_offer_expired_at"))
+def _outer(name: str, depth: int) -> OuterRef:
+    """`name` of the row `depth` queries out (OuterRef of OuterRef...)."""
+    ref: str | OuterRef = name
+    for _ in range(depth):
+        ref = OuterRef(ref)
+    assert isinstance(ref, OuterRef)
+    return ref
+
+
+def ahead_in_selection_order(depth: int = 1) -> Q:
+    """For EventWaitList rows of a subquery: ahead, in selection order, of the row
+    `depth` queries out (1: the immediately enclosing query)."""
+    my_key = _rotation_key(_outer("last_offer_expired_at", depth))
     key = _rotation_key("last_offer_expired_at")
+    created_at, pk = _outer("created_at", depth), _outer("id", depth)
     return (
         Q(GreaterThan(my_key, key))
-        | Q(Exact(key, my_key), created_at__lt=OuterRef("created_at"))
-        | Q(Exact(key, my_key), created_at=OuterRef("created_at"), id__lt=OuterRef("id"))
+        | Q(Exact(key, my_key), created_at__lt=created_at)
+        | Q(Exact(key, my_key), created_at=created_at, id__lt=pk)
     )
+
+
+def _count_of(rows: QuerySet[Any]) -> Coalesce:
+    counted = rows.order_by().values("event_id").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
 
 
 def position_expression(now: Moment) -> Case:
-    """Annotation for EventWaitList rows: their `waitlist_position` (None with a live offer)."""
-    ahead = (
-        EventWaitList.objects.filter(event_id=OuterRef("event_id"))
-        .filter(ahead_in_selection_order())
-        .exclude(_holds_live_offer(now))
-        .order_by()
-        .values("event_id")
-        .annotate(n=Count("pk"))
-        .values("n")
+    """Annotation for EventWaitList rows: their `waitlist_position` (None with a live offer).
+
+    The members ahead, less those of them holding a live offer: a subtraction, not a
+    count of the members ahead without one, because that anti-join probes the offers
+    once per member ahead (12 ms for the last of 10,000 on the h1 page), while the live
+    offers are few (at most one per member: `unique_pending_waitlist_offer`) and each
+    finds its member's row by `unique_waitlist_entry`.
+    """
+    queued_ahead = EventWaitList.objects.filter(event_id=OuterRef("event_id")).filter(
+        ahead_in_selection_order()
+    )
+    holder_ahead = EventWaitList.objects.filter(
+        event_id=OuterRef("event_id"), user_id=OuterRef("user_id")
+    ).filter(ahead_in_selection_order(depth=2))
+    holding_ahead = (
+        live_offers(now).filter(event_id=OuterRef("event_id")).filter(Exists(holder_ahead))
     )
     return Case(
         When(_holds_live_offer(now), then=Value(None)),
-        default=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1,
+        default=_count_of(queued_ahead) - _count_of(holding_ahead) + 1,
         output_field=IntegerField(),
     )
 

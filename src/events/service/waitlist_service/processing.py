@@ -50,7 +50,7 @@ class WaitlistProcessingResult:
     is_cutoff_batch: bool = False
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     """Create the next batch of offers for the event if seats are free (seed 000 flowchart).
 
@@ -60,6 +60,10 @@ def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
     head that also sums the held seats, and one INSERT, whatever the length of the
     queue (quality.md a1); a lottery pass reads the held seats on their own (a2); a
     ticketed event adds its tiers and one head per tier on sale.
+
+    No savepoint when called inside a transaction (a decline, an expiry at the deadline):
+    no caller recovers from a failed pass but by rolling its own work back with it, and
+    the savepoint cost two of a pass's five round trips (quality.md a1).
     """
     try:
         event = lock_event(event_id)

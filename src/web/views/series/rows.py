@@ -2,18 +2,16 @@
 
 A series page can list a year of dates (156 for three a week); formatting each in the
 template (`in_zone`, one include per state) costs more than the 50 ms budget, so the
-view formats them here: the same layout and zone abbreviation as
-`common.human_time.format_human`, with the translated layout looked up once.
+view formats them here with `common.human_time.human_formatter` (`format_human` with
+the layout read once).
 """
 
-from collections.abc import Callable, Iterable
-from datetime import datetime
+from collections.abc import Iterable
 from typing import TypedDict
 
-from django.utils import dateformat
 from django.utils.translation import gettext, pgettext
 
-from common.timezones import get_zone
+from common.human_time import human_formatter
 from events.models import Event
 
 
@@ -27,18 +25,6 @@ class Row(TypedDict):
     state: str
     cancelled: bool
     refusal: str
-
-
-def human_formatter(zone_name: str) -> Callable[[datetime], str]:
-    """`format_human` for many moments in one zone and the active language."""
-    zone = get_zone(zone_name)
-    layout = pgettext("human date and time", "D j M Y, H:i")
-
-    def format_moment(moment: datetime) -> str:
-        local = moment.astimezone(zone)
-        return f"{dateformat.format(local, layout)} {local.tzname()}"
-
-    return format_moment
 
 
 def state_labels() -> dict[str, str]:
