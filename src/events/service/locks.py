@@ -36,11 +36,22 @@ def lock_series(series_id: uuid.UUID) -> EventSeries:
     snapshot. Raises EventSeries.DoesNotExist.
     """
     assert transaction.get_connection().in_atomic_block, "lock_series needs a transaction"
-    if not _LOCK_SERIES_ROW.rows(series_id=series_id):
+    locked = _LOCK_SERIES_ROW.rows(series_id=series_id)
+    found = _READ_SERIES.all(series_id=series_id) if locked else []
+    if not found:
         raise EventSeries.DoesNotExist(f"no series {series_id}")
-    return EventSeries.objects.select_related(
+    series: EventSeries = found[0]
+    return series
+
+
+#: The read after the series lock, compiled once per process (ADR 0006): every
+#: generation pass starts with it, and building its joins cost Django more than a pass
+#: with nothing to create spends on anything else (quality.md c2).
+_READ_SERIES = CompiledInstances(
+    lambda: EventSeries.objects.select_related(
         "organization", "recurrence_rule", "template_event"
-    ).get(pk=series_id)
+    ).filter(pk=Param("series_id", UUIDField()))
+)
 
 
 _LOCK_EVENT = CompiledInstances(
