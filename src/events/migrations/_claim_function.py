@@ -1,4 +1,4 @@
-"""What the migrations that re-apply `events/sql/claim_rsvp.sql` share (0016, 0017).
+"""What the migrations that re-apply `events/sql/claim_rsvp.sql` share (0016-0018).
 
 The leading underscore keeps Django's migration loader from taking this for a migration.
 The file is read at migration time, so every one of them applies the current text:

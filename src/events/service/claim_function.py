@@ -18,6 +18,12 @@ does not use ATOMIC_REQUESTS, ADR 0003), so requests take this path. An RSVP tha
 exists (a change of answer or of guests) is not claimed here: the function says so
 (`has_rsvp`, nothing written) and the caller runs the Python path.
 
+A win commits asynchronously (ADR 0029): the lock goes when the commit record is
+written, not when it is on disk, so no other claimer waits for this claim's flush. The
+winner is answered only after `DURABLE`, a transaction of its own whose synchronous
+commit flushes the WAL up to and past the claim's commit record. The lock is free
+earlier; nobody hears "you have a seat" before the seat survives a crash.
+
 After the statement the after-commit work of the Python path runs, through the same
 functions (`dispatch` runs it at once outside a transaction); a refusal is raised as the
 same `RefusedUnderLock` the Python path raises, detailed by the caller after the release.
@@ -39,6 +45,11 @@ from events.service.waitlist_service.triggering import enqueue_waitlist_processi
 
 YES = EventRSVP.Status.YES
 _CALL = "SELECT * FROM encore_claim_rsvp(%s, %s, %s, %s, %s)"
+#: A transaction that writes WAL (a transactional logical-decoding message, which any
+#: role may emit and every decoder skips by its prefix) and commits synchronously: when it
+#: returns, the WAL is on disk past every commit before it, the claim's too. (A
+#: transaction id alone is not enough: a commit that wrote nothing else is not flushed.)
+DURABLE = "SELECT pg_logical_emit_message(true, 'encore_claim_durable', '')"
 #: The MESSAGE of the function's refusal under the lock (it rolls back; see the SQL file).
 REFUSED = "encore_claim_refused"
 
@@ -118,6 +129,8 @@ def claim_new_rsvp(
     if outcome == "refused":
         numbers = {"attendee_count": attendees, "effective_capacity": cap, "held": held}
         _refuse(event, user_id, guests, now, {**numbers, "on_waitlist": on_waitlist})
+    with connection.cursor() as cursor:
+        cursor.execute(DURABLE)  # the win reaches the disk before anyone hears of it
     event.attendee_count = attendees
     if revoked:
         enqueue_waitlist_processing(event.pk)  # the revoked offer's seats go on

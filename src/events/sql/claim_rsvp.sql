@@ -25,7 +25,8 @@
 --      transaction rolls back, and an abort, unlike a commit, does not wait for its WAL
 --      to reach the disk, so the lock is released at once. The caller turns it into the
 --      usual refusal.
---   3. Won: the writes, then the COMMIT (which must reach the disk) releases the lock.
+--   3. Won: the writes, then the COMMIT releases the lock without waiting for its flush;
+--      the caller waits for that before it answers (ADR 0029).
 -- The caller's own rows are read once, before the lock: they change only by the caller's
 -- own requests, or in ways the writes tolerate. A same-user request that registers
 -- meanwhile makes the INSERT fail on the unique (event, user) pair, and the caller takes
@@ -146,7 +147,14 @@ BEGIN
         END IF;
     END IF;
 
-    -- Won: the writes, in one statement (one executor run under the lock, not four).
+    -- Won. The commit need not reach the disk while the lock is held (ADR 0029): this
+    -- transaction commits asynchronously, so the lock goes as soon as the commit record
+    -- is in the WAL buffers, and the caller answers only after a synchronous commit of
+    -- its own has flushed the WAL past it (`claim_function.DURABLE`). WAL is replayed as
+    -- a prefix: whatever committed after this claim and reached the disk brings it along.
+    PERFORM set_config('synchronous_commit', 'off', true);
+
+    -- The writes, in one statement (one executor run under the lock, not four).
     -- The offer claimed is any live offer of the caller, also one a pass issued after
     -- the snapshot.
     WITH rsvp AS (

@@ -19,6 +19,7 @@ from common.compiled_query import expanded
 from common.tests.racing import a_backend_waits_on_a_lock
 from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, Invitation, Venue, WaitlistOffer
+from events.service import claim_function
 from events.service.event_manager.manager import EventManager
 from events.service.locks import lock_event_row
 from events.tests.factories import fill_with_rsvps
@@ -73,6 +74,58 @@ def test_a_new_rsvp_claim_is_one_statement_and_does_everything_the_python_claim_
     assert own.status == Status.CLAIMED and own.claimed_at is not None
     assert not EventWaitList.objects.filter(event=event, user=claimer).exists()
     assert Event.objects.get(pk=event.pk).attendee_count == 1
+
+
+def _commit_mode_after_calling(event: Event, person: Any) -> tuple[str, str]:
+    """(outcome, synchronous_commit) inside one transaction that calls the function."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT outcome FROM encore_claim_rsvp(%s, %s, gen_random_uuid(), 0, now())",
+            [event.pk, person.pk],
+        )
+        (outcome,) = cursor.fetchone()
+        cursor.execute("SELECT current_setting('synchronous_commit')")
+        (mode,) = cursor.fetchone()
+        transaction.set_rollback(True)
+    return outcome, mode
+
+
+def test_a_win_does_not_wait_for_its_flush_under_the_lock_but_a_refusal_is_unchanged():
+    """ADR 0029: the winning transaction commits asynchronously, so the Event lock goes
+    when the commit record is written; nothing else changes how a transaction commits."""
+    event = waitlist_event(1)
+    assert _commit_mode_after_calling(event, make_user()) == ("won", "off")
+    fill_with_rsvps(event, 1)
+    assert _commit_mode_after_calling(event, make_user()) == ("refused", "on")
+    with connection.cursor() as cursor:  # SET LOCAL: gone with the transaction
+        cursor.execute("SELECT current_setting('synchronous_commit')")
+        assert cursor.fetchone() == ("on",)
+
+
+def test_the_winner_is_answered_only_once_its_claim_is_on_disk():
+    """Right after the claim's statement returns, its commit record is in the WAL but
+    (committed asynchronously) need not be on disk; the very next statement already
+    finds the WAL flushed past it, before any after-commit work (ADR 0029)."""
+    event = waitlist_event(5)
+    claimer = make_user()
+    claim_end: list[str] = []
+    after: list[tuple[str, bool]] = []  # (statement, WAL on disk past the claim then)
+
+    def watch_the_flush(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        result = execute(sql, params, many, context)
+        raw = connection.connection  # not captured, no transaction id: flushes nothing
+        if "encore_claim_rsvp" in sql:
+            claim_end.append(raw.execute("SELECT pg_current_wal_insert_lsn()::text").fetchone()[0])
+        elif claim_end:
+            on_disk = "SELECT pg_current_wal_flush_lsn() >= %s::pg_lsn"
+            after.append((sql, raw.execute(on_disk, claim_end).fetchone()[0]))
+        return result
+
+    with connection.execute_wrapper(watch_the_flush):
+        EventManager(claimer, _fresh(event)).rsvp(YES)
+
+    assert EventRSVP.objects.get(event=event, user=claimer).status == YES
+    assert after[0] == (claim_function.DURABLE, True)
 
 
 def test_inside_a_transaction_the_python_path_keeps_its_rollback():
