@@ -17,13 +17,17 @@ e1 also prints how long each claim held the Event row lock, winners and refusals
 (medians over all claims of a run; the row shows the median of the runs), measured from
 outside the code it measures:
 - a one-statement claim (`encore_claim_rsvp`, the path e1 takes on PostgreSQL) reports
-  the server's clock when it arrived, when its lock was granted and when its body ended.
-  The lock ends only when the statement's COMMIT has flushed, which the function cannot
-  see, so the tenure is taken from the next holder instead: sorted by grant, a claim that
-  was already waiting when the previous one got the lock is granted the moment that one
-  released it, and the time between the two grants is the previous holder's whole tenure
-  (its body, its deferred constraint checks, its COMMIT and the hand-over). Only such
-  contended pairs count, and the row says how many there were;
+  the server's clock when it arrived, when it asked for the lock, when the lock was
+  granted and when its body ended. The lock ends with the statement's COMMIT, which the
+  function cannot see, so the tenure is taken from the next holder instead: sorted by
+  grant, a claim that asked for the lock before the previous holder's body ended was
+  blocked on it when that one released it, so it is granted at the release, and the time
+  between the two grants is the previous holder's whole tenure (its body, its deferred
+  constraint checks, its COMMIT and the hand-over). Only such contended pairs count, and
+  the row says how many there were. (Until 2026-12-03 a pair counted when the successor
+  had merely arrived before the grant: once wins stopped flushing under the lock, most
+  successors were still reading their snapshot then, and their own pre-lock work landed
+  in the holder's figure);
 - a claim on the Python path: on the racer's own connection an execute wrapper stamps
   the moment the first `... FOR UPDATE` on `events_event` returns, and wrappers around
   the connection's `_commit`/`_rollback` stamp the moment COMMIT or ROLLBACK returns.
@@ -171,12 +175,13 @@ class FunctionClock:
     """A one-statement claim's own clock (the last three columns of its result)."""
 
     arrived_at: datetime
+    requested_at: datetime
     locked_at: datetime
     finished_at: datetime
     outcome: str  # 'won', or 'refused' under the lock
 
 
-STAMPS = ("arrived_at", "locked_at", "finished_at")
+STAMPS = ("arrived_at", "requested_at", "locked_at", "finished_at")
 
 
 class LockTenure:
@@ -216,16 +221,15 @@ class LockTenure:
         except DatabaseError as error:
             numbers = claim_function.refused_under_the_lock(error)
             if numbers is not None:  # a refusal under the lock rolls back (the SQL file)
-                arrived, locked, finished = (datetime.fromisoformat(numbers[k]) for k in STAMPS)
-                self.clocks.append(FunctionClock(arrived, locked, finished, "refused"))
+                stamps = (datetime.fromisoformat(numbers[k]) for k in STAMPS)
+                self.clocks.append(FunctionClock(*stamps, "refused"))
             raise
         if "encore_claim_rsvp" in sql:
             cursor = context["cursor"]
             row = cursor.fetchone()
             cursor.scroll(0, mode="absolute")  # the caller reads the row as if untouched
             if row[0] == "won":
-                arrived, locked, finished = row[-3:]
-                self.clocks.append(FunctionClock(arrived, locked, finished, "won"))
+                self.clocks.append(FunctionClock(*row[-len(STAMPS) :], "won"))
             elif row[0] == "refused":
                 self.before_the_lock += 1  # decided on its snapshot: it held nothing
         elif self.locked_at is None and "FOR UPDATE" in sql and '"events_event"' in sql:
@@ -243,7 +247,7 @@ def tenures_from_grants(clocks: list[FunctionClock]) -> tuple[list[float], list[
     refused: list[float] = []
     ordered = sorted(clocks, key=lambda clock: clock.locked_at)
     for holder, successor in pairwise(ordered):
-        if successor.arrived_at <= holder.locked_at:  # it was waiting all along
+        if successor.requested_at <= holder.finished_at:  # blocked when the lock went
             held = (successor.locked_at - holder.locked_at).total_seconds() * 1000
             (won if holder.outcome == "won" else refused).append(held)
     return won, refused

@@ -121,7 +121,7 @@ def claim_new_rsvp(
         claimed,
         revoked,
         *_clock,
-    ) = row  # fmt: skip  (arrived_at, locked_at, finished_at: read by the bench)
+    ) = row  # fmt: skip  (arrived_at, requested_at, locked_at, finished_at: for the bench)
     if outcome == "no_event":
         raise Event.DoesNotExist(f"no event {event.pk}")
     if outcome == "has_rsvp":

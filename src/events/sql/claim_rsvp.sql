@@ -39,9 +39,13 @@
 -- positive of max_attendees and the venue's capacity; 0 = unlimited); an invitation with
 -- overrides_max_attendees bypasses it. outcome: 'won', 'refused' (way 1), 'has_rsvp' (the
 -- caller already has an RSVP: nothing done, the Python path handles changes) or
--- 'no_event'. arrived_at, locked_at and finished_at are the server's clock (the bench
--- reads them; locked_at is NULL when no lock was taken).
-CREATE OR REPLACE FUNCTION encore_claim_rsvp(
+-- 'no_event'. arrived_at, requested_at (the lock asked for), locked_at (granted) and
+-- finished_at are the server's clock (the bench reads them; requested_at and locked_at
+-- are NULL when no lock was taken).
+-- Dropped first: a new version may change the result type, which CREATE OR REPLACE refuses
+-- (every migration that applies this file applies its current text).
+DROP FUNCTION IF EXISTS encore_claim_rsvp(uuid, uuid, uuid, integer, timestamptz);
+CREATE FUNCTION encore_claim_rsvp(
     p_event uuid, p_user uuid, p_rsvp uuid, p_guests integer, p_now timestamptz
 ) RETURNS TABLE (
     outcome text,
@@ -54,6 +58,7 @@ CREATE OR REPLACE FUNCTION encore_claim_rsvp(
     claimed boolean,
     revoked integer,
     arrived_at timestamptz,
+    requested_at timestamptz,
     locked_at timestamptz,
     finished_at timestamptz
 ) LANGUAGE plpgsql VOLATILE
@@ -117,6 +122,7 @@ BEGIN
     END IF;
 
     -- The lock, and the numbers as of the lock.
+    requested_at := clock_timestamp();
     SELECT e.attendee_count, e.max_attendees, e.venue_id
       INTO attendee_count, v_max, v_venue_id
       FROM events_event e WHERE e.id = p_event FOR UPDATE;
@@ -143,7 +149,7 @@ BEGIN
                 'attendee_count', attendee_count, 'effective_capacity', v_cap,
                 'held', held, 'on_waitlist', on_waitlist,
                 'pending_offer_id', pending_offer_id, 'arrived_at', arrived_at,
-                'locked_at', locked_at, 'finished_at', clock_timestamp())::text;
+                'requested_at', requested_at, 'locked_at', locked_at, 'finished_at', clock_timestamp())::text;
         END IF;
     END IF;
 
