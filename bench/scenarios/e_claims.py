@@ -221,15 +221,19 @@ class LockTenure:
         except DatabaseError as error:
             numbers = claim_function.refused_under_the_lock(error)
             if numbers is not None:  # a refusal under the lock rolls back (the SQL file)
-                stamps = (datetime.fromisoformat(numbers[k]) for k in STAMPS)
-                self.clocks.append(FunctionClock(*stamps, "refused"))
+                arrived, requested, locked, finished = (
+                    datetime.fromisoformat(numbers[k]) for k in STAMPS
+                )
+                clock = FunctionClock(arrived, requested, locked, finished, "refused")
+                self.clocks.append(clock)
             raise
         if "encore_claim_rsvp" in sql:
             cursor = context["cursor"]
             row = cursor.fetchone()
             cursor.scroll(0, mode="absolute")  # the caller reads the row as if untouched
             if row[0] == "won":
-                self.clocks.append(FunctionClock(*row[-len(STAMPS) :], "won"))
+                arrived, requested, locked, finished = row[-len(STAMPS) :]
+                self.clocks.append(FunctionClock(arrived, requested, locked, finished, "won"))
             elif row[0] == "refused":
                 self.before_the_lock += 1  # decided on its snapshot: it held nothing
         elif self.locked_at is None and "FOR UPDATE" in sql and '"events_event"' in sql:
