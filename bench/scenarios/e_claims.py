@@ -14,7 +14,8 @@ the last answer; between runs the claims are undone (untimed). Celery dispatches
 claim's defensive nudge, the RSVP notice) are stubbed: they leave after the commit.
 
 e1 also prints how long each claim held the Event row lock, winners and refusals apart
-(medians over all claims of a run; the row shows the median of the runs), measured from
+(the median over every contended claim of the timed runs, each run's median range
+beside it), measured from
 outside the code it measures:
 - a one-statement claim (`encore_claim_rsvp`, the path e1 takes on PostgreSQL) reports
   the server's clock when it arrived, when it asked for the lock, when the lock was
@@ -432,17 +433,24 @@ def _describe_race(samples: Sequence[Sample]) -> str:
 
 
 def lock_held_medians(runs: int) -> tuple[str, str]:
-    """Median over the timed runs of each run's median lock tenure (warm-up left out)."""
+    """The median over every contended claim of the timed runs (warm-up left out), with
+    the range of the runs' own medians.
+
+    Pooled, not a median of the runs' medians: a run has ten wins, of which only the
+    two or three whose successor was already blocked on the lock count, so a run's median
+    is one of two or three numbers, and on an oversubscribed 2-core machine one of them
+    may be a holder descheduled for tens of milliseconds.
+    """
     timed = _tenures[-runs:]
 
     def figure(kind: int) -> str:
-        medians = [statistics.median(run[kind]) for run in timed if run[kind]]
-        if not medians:
+        pooled = [held for run in timed for held in run[kind]]
+        if not pooled:
             return "n/a (none)"
-        counts = sum(len(run[kind]) for run in timed) / len(timed)
+        medians = [statistics.median(run[kind]) for run in timed if run[kind]]
         return (
-            f"{statistics.median(medians):.2f} ms (runs {min(medians):.2f}-{max(medians):.2f},"
-            f" {counts:.0f}/run)"
+            f"{statistics.median(pooled):.2f} ms (runs {min(medians):.2f}-{max(medians):.2f},"
+            f" {len(pooled)} claims)"
         )
 
     return figure(0), figure(1)
