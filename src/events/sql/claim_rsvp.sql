@@ -149,7 +149,8 @@ BEGIN
                 'attendee_count', attendee_count, 'effective_capacity', v_cap,
                 'held', held, 'on_waitlist', on_waitlist,
                 'pending_offer_id', pending_offer_id, 'arrived_at', arrived_at,
-                'requested_at', requested_at, 'locked_at', locked_at, 'finished_at', clock_timestamp())::text;
+                'requested_at', requested_at, 'locked_at', locked_at,
+                'finished_at', clock_timestamp())::text;
         END IF;
     END IF;
 
