@@ -104,8 +104,9 @@ def test_a_win_does_not_wait_for_its_flush_under_the_lock_but_a_refusal_is_uncha
 
 def test_the_winner_is_answered_only_once_its_claim_is_on_disk():
     """Right after the claim's statement returns, its commit record is in the WAL but
-    (committed asynchronously) need not be on disk; the very next statement already
-    finds the WAL flushed past it, before any after-commit work (ADR 0029)."""
+    (committed asynchronously) need not be on disk; the very next statement is the
+    durable one, and once it returns the WAL is flushed past the claim, before any
+    after-commit work (ADR 0029)."""
     event = waitlist_event(5)
     claimer = make_user()
     claim_end: list[str] = []
