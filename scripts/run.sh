@@ -25,6 +25,10 @@ mkdir -p "$LOGS"
 # /metrics adds up the web and the Celery processes (common/metrics.py).
 export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$ENCORE_VAR_DIR/prometheus}"
 rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+# ENCORE_STOP_GRACE: seconds the processes get to stop warmly on Ctrl-C (default 10).
+STOP_GRACE="${ENCORE_STOP_GRACE:-10}"
+# shellcheck source=lib/processes.sh
+source "$PWD/scripts/lib/processes.sh"
 cd src
 # The first command also makes the development key (var/secret_key) if there is none yet.
 "$PY" manage.py migrate --noinput >/dev/null
@@ -34,8 +38,7 @@ cd src
 pids=()
 cleanup() {
   trap - EXIT INT TERM
-  kill "${pids[@]}" 2>/dev/null || true
-  wait 2>/dev/null || true
+  stop_processes "$STOP_GRACE" "${pids[@]}"
 }
 trap cleanup EXIT
 trap 'exit 130' INT

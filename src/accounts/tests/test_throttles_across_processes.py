@@ -28,12 +28,14 @@ from typing import IO, Any
 import pytest
 import redis
 
+from common.tests.ports import free_port
 from common.tests.redis_url import redis_cache_url, require_redis
 
 pytestmark = [pytest.mark.worker, pytest.mark.timeout(120)]
 
 SRC_DIR = Path(__file__).resolve().parents[2]
-PORT = 18431
+#: Chosen by the kernel: a fixed port collided with whatever else listened there.
+PORT = free_port()
 PER_ACCOUNT, PER_IP, WRITES_PER_MINUTE = 4, 6, 60  # small limits: each failure costs a hash
 STRONG = "a-long-unusual-passphrase"
 _spoofed = (f"203.0.113.{n % 250}, 198.51.100.{n % 200}" for n in itertools.count())
@@ -81,7 +83,7 @@ def gunicorn(env: dict[str, str]) -> Iterator[IO[str]]:
                 pytest.fail(f"migrate failed:\n{output}")
             if not _listening(server, deadline=time.monotonic() + 30):
                 log.seek(0)
-                pytest.skip(f"gunicorn did not start on port {PORT}:\n{log.read()[-3000:]}")
+                pytest.fail(f"gunicorn did not start on port {PORT}:\n{log.read()[-3000:]}")
             yield log
         finally:
             migrate.kill()

@@ -8,7 +8,6 @@ request id, and `/metrics` adds up the counts of both workers.
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,13 +22,9 @@ import requests
 from django.conf import settings
 from prometheus_client.parser import text_string_to_metric_families
 
+from common.tests.ports import free_port
+
 SRC = Path(settings.SRC_DIR)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

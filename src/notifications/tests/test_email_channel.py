@@ -7,13 +7,14 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from common.tests.ports import free_port
 from notifications.channels import PermanentDeliveryError, TransientDeliveryError
 from notifications.channels.email import classify_smtp_error
 from notifications.models import NotificationDelivery, NotificationPreference
 from notifications.signals import notification_requested
 from notifications.tests.builders import make_delivery, make_notification, run_deliver_task
 from notifications.tests.contexts import offer_context
-from notifications.tests.servers import SmtpServer, free_port
+from notifications.tests.servers import SmtpServer
 
 pytestmark = pytest.mark.django_db
 

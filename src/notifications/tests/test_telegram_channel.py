@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from common.tests.ports import free_port
 from notifications.channels import PermanentDeliveryError, TransientDeliveryError
 from notifications.channels.telegram import TelegramClient
 from notifications.models import NotificationDelivery, NotificationPreference
@@ -13,7 +14,7 @@ from notifications.signals import notification_requested
 from notifications.tests.builders import make_delivery, make_notification, run_deliver_task
 from notifications.tests.conftest import BOT_TOKEN, CHAT_ID
 from notifications.tests.contexts import offer_context
-from notifications.tests.servers import BotApiStub, free_port
+from notifications.tests.servers import BotApiStub
 
 pytestmark = pytest.mark.django_db
 
