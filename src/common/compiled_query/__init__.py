@@ -26,8 +26,8 @@ from common.compiled_query.statements import (
     CompiledQuery,
     CompiledWrite,
     Param,
-    _as_dict,
-    _converters,
+    row_as_dict,
+    row_converters,
 )
 
 __all__ = [
@@ -38,7 +38,7 @@ __all__ = [
     "CompiledWrite",
     "Param",
     "RowsInsert",
-    "_as_dict",
-    "_converters",
     "expanded",
+    "row_as_dict",
+    "row_converters",
 ]

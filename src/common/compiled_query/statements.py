@@ -96,26 +96,29 @@ class CompiledQuery:
                 cursor, connection, form, sql=compiled.sql, params=compiled.params, values=values
             )
             raw = cursor.fetchall()
-        converters = _converters(compiled.select, connection)
-        return [_as_dict(row, compiled, converters, connection) for row in raw]
+        converters = row_converters(compiled.select, connection)
+        return [row_as_dict(row, compiled, converters, connection) for row in raw]
 
 
 _LIMIT_FIELD: Field[Any, Any] = Field()
 
 
-def _converters(select: Sequence[Any], connection: BaseDatabaseWrapper) -> list[list[Callable]]:
+def row_converters(select: Sequence[Any], connection: BaseDatabaseWrapper) -> list[list[Callable]]:
+    """Each selected column's database converters, looked up once per statement: a read
+    that runs its own SQL (the lottery's ring union) converts its rows as Django would."""
     return [
         connection.ops.get_db_converters(expr) + expr.get_db_converters(connection)
         for expr in select
     ]
 
 
-def _as_dict(
+def row_as_dict(
     row: Sequence[Any],
     compiled: _Compiled,
     converters: list[list[Callable]],
     connection: BaseDatabaseWrapper,
 ) -> dict[str, Any]:
+    """One raw row as `{column: converted value}`, as `values()` would answer it."""
     values = list(row)
     for position, convs in enumerate(converters):
         for convert in convs:

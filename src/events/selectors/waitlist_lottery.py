@@ -40,7 +40,7 @@ from django.db.models import (
     Value,
 )
 
-from common.compiled_query import CompiledQuery, Param, _as_dict, _converters
+from common.compiled_query import CompiledQuery, Param, row_as_dict, row_converters
 from common.compiled_query.prepared import PreparedForms, Slot, execute
 from events.models.waitlist import ROTATED
 from events.selectors import waitlist as waitlist_selectors
@@ -221,7 +221,7 @@ def ring_candidates(
         raw = cursor.fetchall()
     # Every arc selects the same columns: the first one's converters fit all rows.
     first = arcs[0]
-    converters = _converters(first.select, connection)
+    converters = row_converters(first.select, connection)
     found = [
         Candidate(
             entry_id=row["id"],
@@ -231,7 +231,7 @@ def ring_candidates(
             token=row["token"],
             rotated=row["last_offer_expired_at"] is not None,
         )
-        for row in (_as_dict(raw_row, first, converters, connection) for raw_row in raw)
+        for row in (row_as_dict(raw_row, first, converters, connection) for raw_row in raw)
     ]
     fresh = sorted((c for c in found if not c.rotated), key=lambda c: ring_key(c, start))
     rotated = sorted((c for c in found if c.rotated), key=lambda c: ring_key(c, start_rotated))

@@ -32,14 +32,14 @@ def detect_cadence_drift(series: EventSeries) -> list[uuid.UUID]:
     fresh = EventSeries.objects.select_related("recurrence_rule").filter(pk=series.pk).first()
     if fresh is None:
         raise NotFound("Series not found.")
-    return _drifted_ids(fresh, timezone.now())
+    return drifted_ids(fresh, timezone.now())
 
 
 def cancel_stale_occurrences(series: EventSeries) -> list[uuid.UUID]:
     """Cancel every occurrence drift detection reports; returns their ids (start order)."""
     with transaction.atomic():
         locked = lock_series(series.pk)
-        drifted = _drifted_ids(locked, timezone.now())
+        drifted = drifted_ids(locked, timezone.now())
         events = Event.objects.filter(pk__in=drifted).order_by("pk")  # Event locks in pk order
         for event in events:
             event_service.change_status(event, Event.Status.CANCELLED)
@@ -49,7 +49,12 @@ def cancel_stale_occurrences(series: EventSeries) -> list[uuid.UUID]:
     return drifted
 
 
-def _drifted_ids(series: EventSeries, now: datetime) -> list[uuid.UUID]:
+def drifted_ids(series: EventSeries, now: datetime) -> list[uuid.UUID]:
+    """The future, unmodified, live occurrences whose start the rule no longer yields.
+
+    It takes no lock of its own: a caller that acts on the answer holds the series lock
+    (`cancel_stale_occurrences`, and the split for the occurrences it moved).
+    """
     rule = series.recurrence_rule
     if rule is None:
         return []

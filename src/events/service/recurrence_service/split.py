@@ -48,7 +48,7 @@ from events.models import Event, EventSeries, RecurrenceRule, TicketTier
 from events.service import event_fields, event_service, slugs
 from events.service.locks import lock_series
 from events.service.recurrence_service.cadence import check_rule_fields
-from events.service.recurrence_service.drift import _drifted_ids
+from events.service.recurrence_service.drift import drifted_ids
 from events.service.recurrence_service.generation import generate_series_events
 from events.service.recurrence_service.occurrences import duplicate_event
 from events.service.recurrence_service.propagation import (
@@ -106,7 +106,7 @@ def split_series(
         Event.objects.filter(pk__in=moved_ids).update(event_series=new)
         _propagate(moving, template_changes, new_template)
         moved = set(moved_ids)
-        stale_ids = [pk for pk in _drifted_ids(new, timezone.now()) if pk in moved]
+        stale_ids = [pk for pk in drifted_ids(new, timezone.now()) if pk in moved]
         cancelled = []
         if stale == "cancel":
             off_rule = set(stale_ids)
