@@ -34,7 +34,7 @@ from pathlib import Path
 from accounts.service.tokens import issue_token_pair
 from bench import builders
 from bench.registry import Measured, Sample, ScenarioUnavailable, committed_scenario
-from bench.scenarios.e_claims import ClaimRace, e1_rate
+from bench.scenarios.e1_claims import ClaimRace, e1_rate
 
 RACERS = 200
 SEATS = 20
