@@ -95,6 +95,30 @@ class EventWaitList(TimeStampedModel):
             ),
             # The lottery's ring: a draw reads the next tickets after its start point.
             models.Index("event", ROTATED, "token", "id", name="waitlist_lottery_ring"),
+            # A tier's own queue, in the same two orders. Read through the two above, a
+            # tier's head would be found by walking every member ahead of it queued for
+            # anything else; these put each tier's members side by side. Partial, so a
+            # member queued for the whole event (every member of an RSVP event) writes no
+            # entry here: the sweep's rotation costs those none (quality.md b1).
+            models.Index(
+                "event",
+                "tier",
+                ROTATED,
+                "last_offer_expired_at",
+                "created_at",
+                "id",
+                name="waitlist_tier_order",
+                condition=Q(tier__isnull=False),
+            ),
+            models.Index(
+                "event",
+                "tier",
+                ROTATED,
+                "token",
+                "id",
+                name="waitlist_tier_ring",
+                condition=Q(tier__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -11,6 +11,7 @@ INSERT. The head is read by a statement compiled once (ADR 0006), off the
 Three queues share one table (api.md "Waitlist, second round"): a member waits for the
 whole event (`tier` NULL) or for one ticket tier. `tier_id` picks a tier's own queue,
 the default the whole-event queue, `any_tier` everyone (the cutoff batch, RSVP events).
+A tier's queue is read off its own partial index, `waitlist_tier_order`.
 """
 
 import uuid

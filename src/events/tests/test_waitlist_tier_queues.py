@@ -8,11 +8,15 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import connection
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from accounts.tests.factories import make_user
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
+from events.selectors.waitlist_candidates import fifo_candidates
+from events.selectors.waitlist_lottery import ring_candidates, tier_queue
 from events.service import waitlist_service
 from events.tests.factories import fill_with_tickets, make_event, make_tier
 from events.tests.waitlist_builders import T0, WINDOW, Status, active_event, offers_of
@@ -227,3 +231,66 @@ class TestOrganiserOffersForATier:
         made = api(event.organization.owner).post(url, body)
         assert made.status_code == 201, made.json()
         assert made.json()["tier_id"] == str(vip.pk)
+
+
+def _queue_rows_read(sql: str) -> int:
+    """Rows the statement read from the queue table (returned or filtered out), by
+    PostgreSQL's own count (EXPLAIN ANALYZE), over every scan of it in the plan."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}")
+        [[plan]] = cursor.fetchall()
+
+    def read(node: dict) -> int:
+        own = 0
+        if node.get("Relation Name") == "events_eventwaitlist":
+            per_loop = node["Actual Rows"] + node.get("Rows Removed by Filter", 0)
+            own = per_loop * node["Actual Loops"]
+        return own + sum(read(child) for child in node.get("Plans", []))
+
+    return read(plan[0]["Plan"])
+
+
+@pytest.mark.postgres
+class TestATiersQueueIsReadOffItsOwnIndex:
+    """A tier's head behind 2,000 whole-event members costs what its own head costs: the
+    read walks the tier's members, not everyone queued ahead of them for anything else."""
+
+    AHEAD = 2000
+
+    def _long_queue_then_vip(self) -> tuple[Event, TicketTier, list[User]]:
+        event, vip, _standard = two_tier_event()
+        whole = User.objects.bulk_create(
+            [User(email=f"ahead-{i}@example.com", password="!") for i in range(self.AHEAD)]
+        )
+        EventWaitList.objects.bulk_create([EventWaitList(event=event, user=u) for u in whole])
+        fans = [queue_for(event, vip, rank=self.AHEAD + i) for i in range(5)]
+        EventWaitList.objects.filter(event=event, tier__isnull=True).update(
+            created_at=T0 - timedelta(days=2)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute('ANALYZE "events_eventwaitlist"')
+        return event, vip, fans
+
+    def test_the_fifo_head_of_a_tier(self):
+        event, vip, fans = self._long_queue_then_vip()
+
+        with CaptureQueriesContext(connection) as queries:
+            head = fifo_candidates(event.pk, now=T0, limit=3, tier_id=vip.pk)
+        [statement] = queries.captured_queries
+
+        assert [c.user_id for c in head] == [fan.pk for fan in fans[:3]]
+        assert _queue_rows_read(statement["sql"]) <= 3
+
+    def test_the_lottery_ring_of_a_tier(self):
+        event, vip, fans = self._long_queue_then_vip()
+
+        with CaptureQueriesContext(connection) as queries:
+            read = ring_candidates(
+                event.pk, start=0, start_rotated=0, now=T0, limit=3, queue=tier_queue(vip.pk)
+            )
+        [statement] = queries.captured_queries
+
+        assert {c.user_id for c in read.fresh} <= {fan.pk for fan in fans}
+        assert len(read.fresh) == 3
+        # Each of the four arcs reads at most its limit of the tier's members.
+        assert _queue_rows_read(statement["sql"]) <= 4 * 3
