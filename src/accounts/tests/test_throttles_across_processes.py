@@ -31,7 +31,7 @@ import redis
 from common.tests.ports import free_port
 from common.tests.redis_url import redis_cache_url, require_redis
 
-pytestmark = [pytest.mark.worker, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.worker, pytest.mark.own_processes, pytest.mark.timeout(120)]
 
 SRC_DIR = Path(__file__).resolve().parents[2]
 #: Chosen by the kernel: a fixed port collided with whatever else listened there.

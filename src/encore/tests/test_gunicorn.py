@@ -24,6 +24,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from common.tests.ports import free_port
 
+pytestmark = pytest.mark.own_processes
+
 SRC = Path(settings.SRC_DIR)
 
 

@@ -40,6 +40,7 @@ def schema() -> dict[str, Any]:
     return json.loads(json.dumps(api.get_openapi_schema()))
 
 
+@pytest.mark.own_processes
 def test_operation_ids_are_the_same_in_a_fresh_process(schema: dict[str, Any]) -> None:
     """A restart (a new interpreter importing the app anew) gives a client the same names."""
     here = [op["operationId"] for _, _, op in _operations(schema)]

@@ -112,6 +112,7 @@ def test_env_example_carries_no_usable_secret() -> None:
     assert values["DJANGO_DEBUG"] == "false"
 
 
+@pytest.mark.own_processes
 @pytest.mark.parametrize(
     "overrides",
     [
@@ -130,6 +131,7 @@ def test_a_production_start_without_its_own_key_refuses_with_a_clear_message(ove
     assert "DJANGO_SECRET_KEY" in done.stderr
 
 
+@pytest.mark.own_processes
 def test_a_production_start_without_allowed_hosts_refuses() -> None:
     done = manage("check", env=production_env(DJANGO_SECRET_KEY="k" * 60))
 
@@ -137,6 +139,7 @@ def test_a_production_start_without_allowed_hosts_refuses() -> None:
     assert "DJANGO_ALLOWED_HOSTS is not set" in done.stderr
 
 
+@pytest.mark.own_processes
 def test_check_deploy_passes_in_the_production_configuration(tmp_path: Path) -> None:
     env = production_env(
         DJANGO_SECRET_KEY=f"prod-{uuid.uuid4().hex}{uuid.uuid4().hex}",
@@ -151,6 +154,7 @@ def test_check_deploy_passes_in_the_production_configuration(tmp_path: Path) -> 
     assert "no issues" in done.stdout
 
 
+@pytest.mark.own_processes
 def test_check_deploy_warns_about_a_per_process_cache_in_production(tmp_path: Path) -> None:
     env = production_env(
         DJANGO_SECRET_KEY=f"prod-{uuid.uuid4().hex}{uuid.uuid4().hex}",
@@ -163,6 +167,7 @@ def test_check_deploy_warns_about_a_per_process_cache_in_production(tmp_path: Pa
     assert "encore.W001" in done.stderr + done.stdout
 
 
+@pytest.mark.own_processes
 def test_development_generates_a_private_key_once_and_keeps_it(tmp_path: Path) -> None:
     env = production_env(
         DJANGO_DEBUG="true", ENCORE_VAR_DIR=str(tmp_path), SQLITE_PATH=str(tmp_path / "db")
@@ -180,6 +185,7 @@ def test_development_generates_a_private_key_once_and_keeps_it(tmp_path: Path) -
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
 
 
+@pytest.mark.own_processes
 def test_a_command_starts_before_the_metrics_directory_exists(tmp_path: Path) -> None:
     """Any process may be the host's first (a `migrate` before gunicorn made the directory):
     the metric files' directory is created, not a FileNotFoundError at import."""

@@ -118,6 +118,7 @@ def settings_origin(**env: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.own_processes
 class TestOriginFromTheEnvironment:
     def test_the_default_is_what_make_run_serves(self) -> None:
         assert settings_origin() == "http://127.0.0.1:8000"

@@ -32,6 +32,7 @@ def clean_environment(port: int, var_dir: Path) -> dict[str, str]:
     return {**env, "ENCORE_PORT": str(port), "ENCORE_VAR_DIR": str(var_dir)}
 
 
+@pytest.mark.own_processes
 @pytest.mark.timeout(120)
 def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> None:
     port = free_port()
