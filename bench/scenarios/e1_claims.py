@@ -1,9 +1,9 @@
 """e1: how fast one event's seats can be claimed under contention (quality.md).
 
 60 threads, each with its own connection (opened before the start line), race to
-register for the last 10 seats of an RSVP event whose waitlist cutoff has passed; each racer holds a cutoff offer, so a winner goes the whole
-way: gates, Event lock, locked capacity check, RSVP, attendee count, offer CLAIMED,
-queue entry gone. Exactly 10 must win. The figure is the race, from the start line to
+register for the last 10 seats of an RSVP event whose waitlist cutoff has passed; each
+racer holds a cutoff offer, so a winner goes the whole way: gates, Event lock, locked
+capacity check, RSVP, attendee count, offer CLAIMED, queue entry gone. Exactly 10 must win. The figure is the race, from the start line to
 the last answer; between runs the claims are undone (untimed). Celery dispatches (the
 claim's defensive nudge, the RSVP notice) are stubbed: they leave after the commit.
 

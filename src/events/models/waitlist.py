@@ -20,6 +20,12 @@ from events.models.ticket import TicketTier
 #: For EventWaitList rows: has the member let an offer lapse? False (never rotated) sorts
 #: first. The selection order starts with it; the `waitlist_selection_order` index too.
 ROTATED = ExpressionWrapper(Q(last_offer_expired_at__isnull=False), output_field=BooleanField())
+#: The queue's two orders after the event (and, for a tier's own queue, the tier): the
+#: selection order (FIFO, rotated members last) and the lottery's ring.
+SELECTION_KEY = (ROTATED, "last_offer_expired_at", "created_at", "id")
+RING_KEY = (ROTATED, "token", "id")
+#: The rows of the tiers' own queues, the only ones their partial indexes hold.
+TIERED = Q(tier__isnull=False)
 
 
 def new_lottery_ticket() -> int:
@@ -85,40 +91,18 @@ class EventWaitList(TimeStampedModel):
         indexes = [
             # The selection order itself (never rotated first, FIFO; then by expiry), so
             # the head of the queue, any shape, is read straight off the index.
-            models.Index(
-                "event",
-                ROTATED,
-                "last_offer_expired_at",
-                "created_at",
-                "id",
-                name="waitlist_selection_order",
-            ),
+            models.Index("event", *SELECTION_KEY, name="waitlist_selection_order"),
             # The lottery's ring: a draw reads the next tickets after its start point.
-            models.Index("event", ROTATED, "token", "id", name="waitlist_lottery_ring"),
+            models.Index("event", *RING_KEY, name="waitlist_lottery_ring"),
             # A tier's own queue, in the same two orders. Read through the two above, a
             # tier's head would be found by walking every member ahead of it queued for
             # anything else; these put each tier's members side by side. Partial, so a
             # member queued for the whole event (every member of an RSVP event) writes no
             # entry here: the sweep's rotation costs those none (quality.md b1).
             models.Index(
-                "event",
-                "tier",
-                ROTATED,
-                "last_offer_expired_at",
-                "created_at",
-                "id",
-                name="waitlist_tier_order",
-                condition=Q(tier__isnull=False),
+                "event", "tier", *SELECTION_KEY, name="waitlist_tier_order", condition=TIERED
             ),
-            models.Index(
-                "event",
-                "tier",
-                ROTATED,
-                "token",
-                "id",
-                name="waitlist_tier_ring",
-                condition=Q(tier__isnull=False),
-            ),
+            models.Index("event", "tier", *RING_KEY, name="waitlist_tier_ring", condition=TIERED),
         ]
 
     def __str__(self) -> str:

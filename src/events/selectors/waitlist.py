@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from common.compiled_query import CompiledQuery, Param
 from events.models import EventWaitList, WaitlistOffer
-from events.models.waitlist import ROTATED
+from events.models.waitlist import ROTATED, SELECTION_KEY
 
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
 REVOKED = WaitlistOffer.WaitlistOfferStatus.REVOKED
@@ -73,7 +73,7 @@ def selection_order() -> list[OrderBy | str]:
     The key of the `waitlist_selection_order` index, column for column, so the head of
     the queue (of either part) is one index scan with no sort.
     """
-    return [ROTATED.asc(), "last_offer_expired_at", "created_at", "id"]
+    return [ROTATED.asc(), *SELECTION_KEY[1:]]  # the key starts with ROTATED
 
 
 def selectable_entries(event_id: EventId) -> QuerySet[EventWaitList]:
