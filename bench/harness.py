@@ -110,8 +110,10 @@ def _committed_samples(scenario: Scenario, runs: int, warmups: int) -> list[Samp
         return [run(call) for _ in range(runs)]
 
 
-def run_scenario(scenario: Scenario, runs: int = RUNS, warmups: int = WARMUPS) -> Result:
-    """Build the data once, warm up, then time `runs` calls; all undone afterwards."""
+def run_scenario(scenario: Scenario, runs: int | None = None, warmups: int = WARMUPS) -> Result:
+    """Build the data once, warm up, then time `runs` calls (else the scenario's own
+    number, else RUNS); all undone afterwards."""
+    runs = runs or scenario.runs or RUNS
     try:
         if scenario.committed:
             samples = _committed_samples(scenario, runs, warmups)

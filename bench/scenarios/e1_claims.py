@@ -48,6 +48,12 @@ RACERS = 60
 SEATS = 10
 ATTENDEES = 90
 MAX_RETRIES = 20
+#: Timed races. A race has ten wins, of which only the one to three whose successor was
+#: already blocked on the lock give a tenure (`bench.lock_tenure`): five races pooled
+#: 5-13 wins, and one descheduled holder moved the median from 0.5 to 1.9 ms between two
+#: `make bench` runs on 2026-12-04; fifteen pool 26-28, and three runs agreed within
+#: 0.54-0.76 ms.
+RUNS = 15
 
 #: e1's median claims/s, for e2's ratio (e2 runs after e1 when both are asked for).
 e1_rate: list[float] = []
@@ -231,9 +237,10 @@ def _describe_race(samples: Sequence[Sample]) -> str:
     "e1",
     "claims under contention: 60 threads, 10 seats",
     data=f"{ATTENDEES} attendees, {RACERS} cutoff-offer holders",
-    method="committed data; each run's claims undone before the next",
+    method=f"committed data; each run's claims undone before the next; {RUNS} runs",
     rollback_runs=False,
     describe=_describe_race,
+    runs=RUNS,
 )
 def contention() -> AbstractContextManager[Measured]:
     return claims_race("e1")
