@@ -51,7 +51,7 @@ MAX_RETRIES = 20
 #: Timed races. A race has ten wins, of which only the one to three whose successor was
 #: already blocked on the lock give a tenure (`bench.lock_tenure`): five races pooled
 #: 5-13 wins, and the median moved from 0.5 to 1.9 ms between two `make bench` runs of the
-#: same code on 2026-12-04; fifteen pool 18-42, and six runs gave 0.54-1.19 ms.
+#: same code on 2026-12-04; fifteen pool 18-42, and seven runs gave 0.54-1.21 ms.
 RUNS = 15
 
 #: e1's median claims/s, for e2's ratio (e2 runs after e1 when both are asked for).
@@ -236,7 +236,7 @@ def _describe_race(samples: Sequence[Sample]) -> str:
     "e1",
     "claims under contention: 60 threads, 10 seats",
     data=f"{ATTENDEES} attendees, {RACERS} cutoff-offer holders",
-    method=f"committed data; each run's claims undone before the next; {RUNS} runs",
+    method="committed data; each run's claims undone before the next",
     rollback_runs=False,
     describe=_describe_race,
     runs=RUNS,
