@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_django(url)
 
-    from bench.harness import RUNS, format_table, run_scenario
+    from bench.harness import format_table, run_scenario, runs_label
     from bench.registry import REGISTRY
     from bench.scenarios import load_all
 
@@ -92,10 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     results = [run_scenario(REGISTRY[i], runs=args.runs) for i in wanted]
     print(format_table(results))
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    own = [f"{r.scenario.id} {r.scenario.runs}" for r in results if r.scenario.runs]
-    runs = f"{args.runs}" if args.runs or not own else f"{RUNS} ({', '.join(own)})"
     print(
-        f"\n{runs} timed runs after 1 warm-up; database {url.rsplit('/', 1)[-1]}; "
+        f"\n{runs_label(results)} timed runs after 1 warm-up; database {url.rsplit('/', 1)[-1]}; "
         f"load average {load} on {os.cpu_count()} CPUs (other work on the machine inflates times)"
     )
     return 1 if any(r.problem for r in results) else 0

@@ -11,6 +11,7 @@ with `CaptureQueriesContext` on the default connection during each run.
 
 import statistics
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -124,6 +125,19 @@ def run_scenario(scenario: Scenario, runs: int | None = None, warmups: int = WAR
     except Exception as error:  # a broken scenario is a row, not the end of the table
         return Result(scenario, problem=f"error: {type(error).__name__}: {error}")
     return Result(scenario, samples=tuple(samples))
+
+
+def runs_label(results: list[Result]) -> str:
+    """How many timed runs the table's rows had, as they ran: the usual number, and the
+    rows that differ (a scenario's own number), e.g. "5 (e1 15)"."""
+    counts = Counter(len(r.samples) for r in results if r.samples)
+    if not counts:
+        return "0"
+    usual = counts.most_common(1)[0][0]
+    others = [
+        f"{r.scenario.id} {len(r.samples)}" for r in results if len(r.samples) not in (0, usual)
+    ]
+    return f"{usual} ({', '.join(others)})" if others else f"{usual}"
 
 
 HEADER = ("id", "scenario", "data", "method", "median ms", "min ms", "max ms", "queries", "note")
