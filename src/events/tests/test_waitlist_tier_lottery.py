@@ -110,9 +110,9 @@ class TestRecordedTierDraws:
             out = capsys.readouterr().out
             assert f"match: {len(draw.selected)} selected" in out
         assert (draws[vip.pk].seats, draws[standard.pk].seats) == (2, 3)
-        # Tiers in pk order; the batch size counts offers across the pass: 10, then what
-        # the first tier's draw left.
-        first, second = sorted([vip, standard], key=lambda tier: tier.pk)
+        # VIP's own queue is drawn first, whole-event members for Standard after it; the
+        # batch size counts offers across the pass: 10, then what VIP's draw left.
+        first, second = vip, standard
         assert draws[first.pk].batch_size == 10
         assert draws[second.pk].batch_size == 10 - len(draws[first.pk].selected)
         assert result.batch_id == draws[first.pk].batch_id
@@ -197,7 +197,7 @@ class TestRouting:
         [only] = queue_for(event, None)
         free_seats(vip, 1)
         free_seats(standard, 1)
-        first = min(vip, standard, key=lambda tier: tier.pk)  # tiers are served in pk order
+        first = standard  # same price: "Standard" is served before "VIP" by name
 
         result = waitlist_service.process_waitlist_for_event(event.pk)
 

@@ -294,3 +294,79 @@ class TestATiersQueueIsReadOffItsOwnIndex:
         assert len(read.fresh) == 3
         # Each of the four arcs reads at most its limit of the tier's members.
         assert _queue_rows_read(statement["sql"]) <= 4 * 3
+
+
+def _general_and_vip(*, vip_key_first: bool, lottery: bool) -> tuple[Event, TicketTier]:
+    """One seat free: General (unlimited, nobody waits for it) and VIP (one seat freed).
+
+    The tiers' keys are chosen so that VIP sorts first or last by key: the serving order
+    must not depend on it (UUID keys are random).
+    """
+    event = active_event(3, requires_ticket=True, waitlist_lottery_mode=lottery)
+    low, high = uuid.UUID(int=1), uuid.UUID(int=2)
+    general = make_tier(
+        event, id=high if vip_key_first else low, name="General", payment_method=FREE
+    )
+    vip = make_tier(
+        event,
+        id=low if vip_key_first else high,
+        name="VIP",
+        total_quantity=2,
+        price=50,
+        payment_method=FREE,
+    )
+    fill_with_tickets(event, general, 1)
+    fill_with_tickets(event, vip, 1)
+    return event, vip
+
+
+class TestServingOrderAcrossTiers:
+    """Every tier's own queue is served before whole-event members take seats through any
+    tier, whatever order the tiers' keys fall in (docs/architecture/waitlist-parties-and-tiers.md,
+    "Serving")."""
+
+    @pytest.mark.parametrize("lottery", [False, True], ids=["fifo", "lottery"])
+    @pytest.mark.parametrize("vip_key_first", [True, False], ids=["vip-key-low", "vip-key-high"])
+    def test_a_tier_queue_gets_the_seat_before_an_earlier_whole_event_member(
+        self, vip_key_first, lottery
+    ):
+        event, vip = _general_and_vip(vip_key_first=vip_key_first, lottery=lottery)
+        whole = queue_for(event, None, rank=0)
+        vip_fan = queue_for(event, vip, rank=1)
+
+        waitlist_service.process_waitlist_for_event(event.pk)
+
+        assert pending(event) == {vip_fan.pk: (vip.pk, 1)}
+        assert whole.pk not in pending(event)
+
+    @pytest.mark.parametrize("lottery", [False, True], ids=["fifo", "lottery"])
+    @pytest.mark.parametrize(
+        "cheap_key_first", [True, False], ids=["cheap-key-low", "cheap-key-high"]
+    )
+    def test_between_tier_queues_the_cheaper_tier_is_served_first(self, cheap_key_first, lottery):
+        event = active_event(2, requires_ticket=True, waitlist_lottery_mode=lottery)
+        low, high = uuid.UUID(int=1), uuid.UUID(int=2)
+        stalls = make_tier(
+            event,
+            id=high if cheap_key_first else low,
+            name="Stalls",
+            price=80,
+            total_quantity=2,
+            payment_method=FREE,
+        )
+        balcony = make_tier(
+            event,
+            id=low if cheap_key_first else high,
+            name="Balcony",
+            price=20,
+            total_quantity=2,
+            payment_method=FREE,
+        )
+        fill_with_tickets(event, stalls, 1)
+        stalls_fan = queue_for(event, stalls, rank=0)
+        balcony_fan = queue_for(event, balcony, rank=1)
+
+        waitlist_service.process_waitlist_for_event(event.pk)
+
+        assert pending(event) == {balcony_fan.pk: (balcony.pk, 1)}
+        assert stalls_fan.pk not in pending(event)

@@ -8,10 +8,12 @@ into the list of offers to write, reading bounded heads of the queues
 (`party_fit.fit_batch`), so each decision is made in one place:
 
 - RSVP events have one queue: the batch is its head, parties fitted to the seats.
-- Ticketed events serve each tier on sale in turn (primary-key order): a tier's seats
-  (its remaining quantity net of the offers held for it, within the event's seats) go
-  to the members queued for that tier first; when that tier's queue has nobody
-  selectable, members queued for the whole event may take them. Every offer names the
+- Ticketed events serve in two rounds over the tiers on sale, each round in the tiers'
+  serving order (`TIER_SERVING_ORDER`: the order the event page lists them). First every
+  tier's own queue takes the tier's seats (its remaining quantity net of the offers held
+  for it, within the event's seats); then members queued for the whole event take the
+  seats of the tiers nobody waits for. A freed VIP seat therefore never goes to a
+  whole-event member through another tier while a VIP fan waits. Every offer names the
   tier whose seats it holds, so a checkout of that tier by anyone else counts the hold.
 
 The planner holds no lock and writes nothing: the caller holds the Event row lock and
@@ -27,6 +29,11 @@ from typing import Protocol
 from events.models import Event, TicketTier
 from events.selectors.waitlist_candidates import Candidate, candidate_limit
 from events.service.waitlist_service.party_fit import fit_batch
+
+#: The order tiers are served in within each round: the order the event page lists them
+#: (cheapest first, then by name, unique within an event). Never the key order, which is
+#: random for UUIDs.
+TIER_SERVING_ORDER = ("price", "name")
 
 
 class CandidatesFunction(Protocol):
@@ -94,23 +101,27 @@ def plan_tier_batches(
     candidates: CandidatesFunction,
     now: datetime,
 ) -> BatchPlan:
-    """Each tier on sale in pk order: its own queue first, then the whole-event queue."""
+    """Every tier's own queue first, then the whole-event queue for the tiers nobody
+    waits for; `tiers` come in `TIER_SERVING_ORDER`."""
     policy = event.waitlist_party_policy
+    unclaimed: list[TicketTier] = []
     for tier in tiers:
-        if plan.full:
-            break
         seats = _tier_seats(tier, held_by_tier, plan)
-        if seats <= 0:
+        if plan.full or seats <= 0:
             continue
         limit = candidate_limit(seats=seats, batch_size=plan.offers_left, policy=policy)
         own = candidates(event.pk, now=now, limit=limit, tier_id=tier.pk)
         taken = plan.take(own, seats=seats, policy=policy, tier_id=tier.pk)
-        if own:
-            # The tier's queue has somebody selectable: its seats wait for them (strict)
-            # or went to them (fill); whole-event members get none of this tier's seats.
-            held_by_tier[tier.pk] = held_by_tier.get(tier.pk, 0) + taken
+        held_by_tier[tier.pk] = held_by_tier.get(tier.pk, 0) + taken
+        if not own:
+            unclaimed.append(tier)
+        # Otherwise the tier's queue has somebody selectable: its seats wait for them
+        # (strict) or went to them (fill); whole-event members get none of them.
+    for tier in unclaimed:
+        seats = _tier_seats(tier, held_by_tier, plan)
+        if plan.full or seats <= 0:
             continue
-        taken += _whole_event_members_take(event, plan, tier, seats, candidates=candidates, now=now)
+        taken = _whole_event_members_take(event, plan, tier, seats, candidates=candidates, now=now)
         held_by_tier[tier.pk] = held_by_tier.get(tier.pk, 0) + taken
     return plan
 

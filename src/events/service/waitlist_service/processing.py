@@ -25,7 +25,11 @@ from events.models import Event, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors import waitlist_candidates
 from events.service.locks import lock_event
-from events.service.waitlist_service.batch_planning import BatchPlan, plan_tier_batches
+from events.service.waitlist_service.batch_planning import (
+    TIER_SERVING_ORDER,
+    BatchPlan,
+    plan_tier_batches,
+)
 from events.service.waitlist_service.lottery import create_lottery_batch
 from events.service.waitlist_service.offer_batches import insert_cutoff_batch, insert_offers
 from events.service.waitlist_service.tier_lottery import draw_tier_batches
@@ -127,8 +131,9 @@ def _lottery_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingR
 
 
 def _ticketed_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingResult:
-    """Per tier on sale: its own queue first, then members queued for the whole event
-    (FIFO: `batch_planning`; lottery mode: `tier_lottery`, the same routing drawn)."""
+    """Every tier's own queue first, then members queued for the whole event for the tiers
+    nobody waits for (FIFO: `batch_planning`; lottery mode: `tier_lottery`, the same
+    routing drawn)."""
     held_by_tier = waitlist_selectors.held_seats_by_tier(event.pk, now)
     held = sum(held_by_tier.values())
     tiers = _tiers_on_sale(event, now)
@@ -169,7 +174,7 @@ def _ticketed_lottery_pass(
 def _tiers_on_sale(event: Event, now: datetime) -> list[TicketTier]:
     return [
         tier
-        for tier in TicketTier.objects.filter(event=event).order_by("pk")
+        for tier in TicketTier.objects.filter(event=event).order_by(*TIER_SERVING_ORDER)
         if tier.is_on_sale(now)
     ]
 

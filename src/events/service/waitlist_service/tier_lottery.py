@@ -1,8 +1,9 @@
 """A ticketed event's lottery pass: the per-tier routing of a FIFO pass, drawn on the ring.
 
-A ticketed pass serves each tier on sale in primary-key order (`batch_planning`,
-ADR 0020): the tier's seats go to its own queue first, and members queued for the whole
-event take them only when that queue has nobody selectable. In lottery mode the same
+A ticketed pass serves the tiers on sale in two rounds (`batch_planning`, ADR 0020):
+first every tier's own queue takes the tier's seats, then members queued for the whole
+event take the seats of the tiers nobody waits for, each round in the tiers' serving
+order. In lottery mode the same
 routing holds, but who is offered within a queue is a provable draw (ADR 0018), never
 `ORDER BY random()`: each queue read is its own draw on the ring, with its own seed and
 `WaitlistDraw` (tier = the tier whose seats it gave), so every record replays on its own
@@ -16,7 +17,7 @@ the queue's length.
 """
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from events.models import Event, TicketTier
@@ -37,35 +38,62 @@ def draw_tier_batches(
     now: datetime,
     expires_at: datetime,
 ) -> list[LotteryBatch]:
-    """Draw each tier's seats on sale in pk order and write every offer and record at once.
+    """Draw the tiers' seats (own queues first, then the whole-event queue for the tiers
+    nobody waits for) and write every offer and record at once.
 
     `seats`: what the pass may offer in all (the event's free seats net of the holds,
     bounded by what the tiers can still sell). The batch size counts offers across the
     whole pass, as a FIFO pass does (0: open mode, no bound but the seats).
     """
-    offers_left = event.waitlist_batch_size or None
-    batches: list[LotteryBatch] = []
-    chosen: set[uuid.UUID] = set()
-    for tier in tiers:
-        if seats <= 0 or offers_left == 0:
-            break
-        tier_seats = _tier_seats(tier, held_by_tier, seats)
+    pass_ = _LotteryPass(event, held_by_tier, seats, event.waitlist_batch_size or None)
+    unclaimed = [
+        tier
+        for tier in tiers
+        if (batch := pass_.draw(tier, now, expires_at, tier_queue(tier.pk))) is not None
+        and not batch.found
+    ]
+    for tier in unclaimed:
+        # A member chosen for an earlier tier of this pass is read past.
+        pass_.draw(tier, now, expires_at, WHOLE_EVENT_MEMBERS, exclude=frozenset(pass_.chosen))
+    write_lottery_batches(pass_.batches, event_id=event.pk, expires_at=expires_at, now=now)
+    return [batch for batch in pass_.batches if batch.offers]
+
+
+@dataclass
+class _LotteryPass:
+    """The seats and offers a ticketed lottery pass has left, and what it drew so far."""
+
+    event: Event
+    held_by_tier: dict[uuid.UUID | None, int]
+    seats: int
+    offers_left: int | None
+    batches: list[LotteryBatch] = field(default_factory=list)
+    chosen: set[uuid.UUID] = field(default_factory=set)
+
+    def draw(
+        self,
+        tier: TicketTier,
+        now: datetime,
+        expires_at: datetime,
+        queue: RingQueue,
+        *,
+        exclude: frozenset[uuid.UUID] = frozenset(),
+    ) -> LotteryBatch | None:
+        """Draw `queue` for the tier's free seats; None when the pass or the tier has none."""
+        if self.seats <= 0 or self.offers_left == 0:
+            return None
+        tier_seats = _tier_seats(tier, self.held_by_tier, self.seats)
         if tier_seats <= 0:
-            continue
-        draw = _TierDraw(event, tier, tier_seats, offers_left, now, expires_at)
-        batch = draw.of(tier_queue(tier.pk))
-        if not batch.found:
-            # Nobody waits for this tier: members queued for the whole event may take its
-            # seats (a member chosen for an earlier tier of this pass is read past).
-            batch = draw.of(WHOLE_EVENT_MEMBERS, exclude=frozenset(chosen))
-        batches.append(batch)
-        chosen.update(offer.user_id for offer in batch.offers)
-        seats -= batch.seats
-        held_by_tier[tier.pk] = held_by_tier.get(tier.pk, 0) + batch.seats
-        if offers_left is not None:
-            offers_left -= len(batch.offers)
-    write_lottery_batches(batches, event_id=event.pk, expires_at=expires_at, now=now)
-    return [batch for batch in batches if batch.offers]
+            return None
+        draw = _TierDraw(self.event, tier, tier_seats, self.offers_left, now, expires_at)
+        batch = draw.of(queue, exclude=exclude)
+        self.batches.append(batch)
+        self.chosen.update(offer.user_id for offer in batch.offers)
+        self.seats -= batch.seats
+        self.held_by_tier[tier.pk] = self.held_by_tier.get(tier.pk, 0) + batch.seats
+        if self.offers_left is not None:
+            self.offers_left -= len(batch.offers)
+        return batch
 
 
 def _tier_seats(tier: TicketTier, held_by_tier: dict[uuid.UUID | None, int], seats: int) -> int:
