@@ -81,7 +81,7 @@ def scenario(
     method: str = "savepoint rollback",
     describe: Describe | None = None,
 ) -> Callable[[Builder], Builder]:
-    """Register a builder under a quality.md row id such as "a1" (ids are unique)."""
+    """Register a builder under a docs/spec/quality.md row id such as "a1" (ids are unique)."""
 
     def register(build: Builder) -> Builder:
         _register(Scenario(id, title, data, build, method=method, describe=describe))

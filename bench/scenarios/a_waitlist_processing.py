@@ -1,4 +1,4 @@
-"""a1/a2/a3: one processing pass of the waitlist on a big queue (quality.md, seed 000).
+"""a1/a2/a3: one processing pass of the waitlist on a big queue (docs/spec/quality.md, docs/spec/waitlist-design.md).
 
 Capacity 1000, 900 attendees, nobody holding an offer, 10,000 members in line (a3:
 100,000), batch size 50: each pass creates 50 offers, rolled back after it. FIFO reads
@@ -6,7 +6,7 @@ the head of the queue off the `waitlist_selection_order` index; the lottery read
 arcs after its seeded start point off the `waitlist_lottery_ring` index and records
 its draw (ADR 0018), so a3 should cost what a2 costs.
 
-Between runs nothing but the savepoint's rollback (quality.md's method). Until 2026-12-03
+Between runs nothing but the savepoint's rollback (docs/spec/quality.md's method). Until 2026-12-03
 a VACUUM ANALYZE ran there too: a VACUUM that cleans the offers table (the 50 rows a
 rolled-back run leaves dead) invalidates the plans of every prepared statement reading
 it, so each timed pass planned its ring read again (about 1.2-1.5 ms of a3's 7-9 ms),

@@ -1,4 +1,4 @@
-"""b1/b2: the hourly expiry sweep over 10,000 lapsed offers (quality.md, seed 000).
+"""b1/b2: the hourly expiry sweep over 10,000 lapsed offers (docs/spec/quality.md, docs/spec/waitlist-design.md).
 
 One event whose seats were all held by a 10,000-offer batch that nobody claimed: every
 offer is PENDING with `expires_at` a minute ago. The sweep expires them and stamps the

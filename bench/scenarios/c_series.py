@@ -1,4 +1,4 @@
-"""c-rows of quality.md: generating a recurring series' occurrences (seed 004).
+"""c-rows of docs/spec/quality.md: generating a recurring series' occurrences (docs/spec/series-design.md).
 
 One series, Mon/Wed/Fri at 10:00 UTC with its anchor in the past, a 52-week window and
 a template carrying one ticket tier. Any 52-week window holds exactly 156 such

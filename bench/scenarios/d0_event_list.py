@@ -1,6 +1,6 @@
 """d0: the public event list through the whole HTTP stack, no eligibility involved.
 
-A baseline for the d-rows of quality.md: what one anonymous `GET /api/events` page of
+A baseline for the d-rows of docs/spec/quality.md: what one anonymous `GET /api/events` page of
 50 events costs in routing, selectors, serialisation and pagination.
 """
 

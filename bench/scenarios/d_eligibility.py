@@ -1,4 +1,4 @@
-"""d1/d4: what a waitlisted user's view of a busy event costs (quality.md).
+"""d1/d4: what a waitlisted user's view of a busy event costs (docs/spec/quality.md).
 
 Capacity 1000: 900 attendees (YES RSVPs), 100 members holding live offers (the rest of
 the seats), 400 more waiting; the user is the last of them, so every gate runs and the

@@ -1,4 +1,4 @@
-"""e0: the physical limit of one event's claims (quality.md).
+"""e0: the physical limit of one event's claims (docs/spec/quality.md).
 
 `pgbench` runs the claim's lock pattern on a tiny schema of its own in the bench database
 (one event row, a claims table): lock the event row, insert a claim, bump the counter,

@@ -1,4 +1,4 @@
-"""e1: how fast one event's seats can be claimed under contention (quality.md).
+"""e1: how fast one event's seats can be claimed under contention (docs/spec/quality.md).
 
 60 threads, each with its own connection (opened before the start line), race to
 register for the last 10 seats of an RSVP event whose waitlist cutoff has passed; each

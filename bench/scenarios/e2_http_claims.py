@@ -1,4 +1,4 @@
-"""e2: the claim race of e1 over HTTP, against the production server (quality.md).
+"""e2: the claim race of e1 over HTTP, against the production server (docs/spec/quality.md).
 
 gunicorn as docs/operations.md starts it (`gunicorn -c python:encore.gunicorn
 encore.wsgi`, from src/), production settings (DEBUG off), 4 sync worker processes, so

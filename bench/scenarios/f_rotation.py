@@ -1,4 +1,4 @@
-"""f1: rotation, seconds not hours (quality.md, issue 12 item 1).
+"""f1: rotation, seconds not hours (docs/spec/quality.md, issue 12 item 1).
 
 A real `celery worker -Q critical` (the threads pool of docs/operations) on the bench
 database and the Redis broker of CELERY_BROKER_URL. One event, one seat, the active
@@ -31,7 +31,7 @@ from events.models import Event, WaitlistOffer
 from events.service import waitlist_service
 
 TAG = "f1"
-#: quality.md f1.
+#: docs/spec/quality.md f1.
 MEDIAN_BUDGET_MS = 2000.0
 MAX_BUDGET_MS = 5000.0
 #: Long enough to see the offer and decline it; the lapse waits for nothing else.

@@ -1,4 +1,4 @@
-"""h1: the attendee's event page (`/events/{id}`, ui.md) for a waitlisted user.
+"""h1: the attendee's event page (`/events/{id}`, docs/spec/ui.md) for a waitlisted user.
 
 A realistic busy event: capacity 1000, full (1000 YES RSVPs), 10,000 people queued; the
 viewer is the last of them, so the page runs every gate and shows "You are number

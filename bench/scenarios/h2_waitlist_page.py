@@ -1,4 +1,4 @@
-"""h2: the organiser's waitlist page with 10,000 people queued (ui.md "Fast").
+"""h2: the organiser's waitlist page with 10,000 people queued (docs/spec/ui.md "Fast").
 
 The first page of the queue (50 rows, positions and live offers) and of the offers, the
 settings form and its sentence, through the whole HTTP stack with a session log-in.

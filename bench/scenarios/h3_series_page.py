@@ -2,7 +2,7 @@
 
 The series of the c-rows (Mon/Wed/Fri, 52-week window), generated once; the owner is
 signed in with a session, as in a browser. The page lists every occurrence with its
-state and computes the drift (ui.md: ≤ 50 ms server time, fixed queries).
+state and computes the drift (docs/spec/ui.md: ≤ 50 ms server time, fixed queries).
 """
 
 from django.test import Client

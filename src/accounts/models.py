@@ -54,7 +54,7 @@ class User(TimeStampedModel, AbstractBaseUser, PermissionsMixin):
 
     @property
     def display_name(self) -> str:
-        """Preferred name, else full name, else e-mail (domain.md)."""
+        """Preferred name, else full name, else e-mail (docs/spec/domain.md)."""
         if self.preferred_name:
             return self.preferred_name
         full = f"{self.first_name} {self.last_name}".strip()

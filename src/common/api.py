@@ -1,6 +1,6 @@
 """HTTP plumbing shared by every controller: error shape, throttling, pagination.
 
-One place turns every failure into the error shape of api.md, so controllers never
+One place turns every failure into the error shape of docs/spec/api.md, so controllers never
 need try/except: domain errors, Django validation errors, request-schema errors,
 authentication and permission failures, throttling, lock timeouts, an unreachable
 database (503 `unavailable`) and a value the database refuses (400 `invalid`).
@@ -214,7 +214,7 @@ MAPPED_EXCEPTIONS: tuple[type[Exception], ...] = (
 
 
 def install_error_handlers(api: NinjaExtraAPI) -> None:
-    """Route every mapped exception through `_error_body` to api.md's error shape."""
+    """Route every mapped exception through `_error_body` to docs/spec/api.md's error shape."""
 
     def handle(request: HttpRequest, exc: Any) -> HttpResponse:
         body, status, retry_after = _error_body(exc)

@@ -81,7 +81,7 @@ def after_commit(
 
 def after_commit_each(task_name: str, calls: Sequence[tuple[Any, ...]]) -> None:
     """`after_commit(task_name, *args)` for each tuple of `calls`, behind one commit hook:
-    a batch of fifty offers registers one callback, not fifty (quality.md a1-a3). Each
+    a batch of fifty offers registers one callback, not fifty (docs/spec/quality.md a1-a3). Each
     publish is still its own, kept in the outbox on its own when the broker refuses it."""
     _check_registered(task_name)
     # One JSON round trip for the batch: the same plain values as `_plain` per call.

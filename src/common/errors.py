@@ -2,7 +2,7 @@
 
 Every domain error carries a stable snake_case `code`, an HTTP status and optional
 structured `extra` fields; one handler in `common.api` turns them into the JSON error
-shape of api.md (`{"detail", "code", ...extra}`).
+shape of docs/spec/api.md (`{"detail", "code", ...extra}`).
 """
 
 from typing import Any, TypeVar
@@ -97,7 +97,7 @@ M = TypeVar("M", bound=Model)
 
 def first_or_not_found(queryset: QuerySet[M], detail: str) -> M:
     """The first row of `queryset`, else `NotFound(detail)`: a lookup scoped to what the
-    caller may see answers 404 alike for a missing row and one out of scope (api.md)."""
+    caller may see answers 404 alike for a missing row and one out of scope (docs/spec/api.md)."""
     found = queryset.first()
     if found is None:
         raise NotFound(detail)

@@ -32,7 +32,7 @@ def human_formatter(zone_name: str) -> Callable[[datetime], str]:
     """`format_human` for moments in one zone, in the active language.
 
     Why not Django's `date_format` each time: a page of a year of dates (the series
-    page, quality.md h3) or of fifty deadlines spent more on re-reading the layout and
+    page, docs/spec/quality.md h3) or of fifty deadlines spent more on re-reading the layout and
     re-translating its day and month names for every moment than on anything else it
     formats. The layout is read once per language and zone (`_layout_formatter`).
     """

@@ -2,7 +2,7 @@
 
 E-mails, in-app notifications and calendar feeds are read outside the request that made
 them, so their links cannot be relative; every one starts with the public origin (by
-default what `make run` serves) and follows the paths of the web pages (ui.md, "Links
+default what `make run` serves) and follows the paths of the web pages (docs/spec/ui.md, "Links
 sent by Encore"), so a link opens a page that exists.
 """
 

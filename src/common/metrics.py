@@ -28,7 +28,7 @@ OFFERS_EXPIRED = Counter(
 )
 CLAIMS_REFUSED = Counter(
     "encore_claims_refused",
-    "Registrations (RSVP yes, ticket purchase) refused, by the api.md reason code.",
+    "Registrations (RSVP yes, ticket purchase) refused, by the docs/spec/api.md reason code.",
     ["reason"],
 )
 SERIES_GENERATION_PASSES = Counter(

@@ -12,7 +12,7 @@ Two things ninja-extra does not do for us, done here once for every route (ADR 0
   down — are added to every operation they apply to, derived from the operation itself
   (its auth, throttles, parameters, body and path). Routes declare only what is theirs:
   the success body and domain statuses such as 409 or an eligibility 400. Every error is
-  the `{detail, code}` shape of api.md (`common.api.ErrorSchema`), with `errors` for 400
+  the `{detail, code}` shape of docs/spec/api.md (`common.api.ErrorSchema`), with `errors` for 400
   and 422.
 """
 

@@ -14,6 +14,6 @@ urlpatterns = [
     path("health/ready", health.ready, name="health-ready"),
     path("health", health.ready, name="health"),
     path("metrics", monitoring.metrics, name="metrics"),
-    # The pages (ui.md) last: every other prefix above is matched first.
+    # The pages (docs/spec/ui.md) last: every other prefix above is matched first.
     path("", include("web.urls")),
 ]

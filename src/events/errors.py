@@ -11,7 +11,7 @@ class EligibilityRefused(EncoreError):
     """The pipeline (or the locked re-check) said no.
 
     The body carries every `EventUserEligibility` field beside `detail`/`code`; refusals
-    about seats are 409 wherever they were found, everything else 400 (api.md).
+    about seats are 409 wherever they were found, everything else 400 (docs/spec/api.md).
     """
 
     def __init__(self, eligibility: EventUserEligibility) -> None:

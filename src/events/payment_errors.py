@@ -1,4 +1,4 @@
-"""Errors of online payment (stable codes in the api.md error shape)."""
+"""Errors of online payment (stable codes in the docs/spec/api.md error shape)."""
 
 from common.errors import Conflict, EncoreError
 

@@ -1,4 +1,4 @@
-"""Errors of checking an RSVP attendee in (stable codes, api.md shape).
+"""Errors of checking an RSVP attendee in (stable codes, docs/spec/api.md shape).
 
 `already_checked_in` is the ticket check-in's code for the same case; outside the
 window both answer `ticket_errors.OutsideCheckInWindow` (400 `outside_check_in_window`).

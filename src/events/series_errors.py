@@ -1,4 +1,4 @@
-"""Errors of recurring event series (stable codes, api.md shape)."""
+"""Errors of recurring event series (stable codes, docs/spec/api.md shape)."""
 
 from common.errors import Conflict, EncoreError
 

@@ -7,7 +7,7 @@ A queue entry leaving takes its offer along. Queue rows are deleted from many pl
 not keep a seat reserved for nobody. The conditional UPDATE only touches PENDING offers,
 so it is a no-op after the services, which write the offer first (claim: CLAIMED; leave:
 EXPIRED; staff removal: REVOKED) — offer rows before queue rows, the sweeper's order.
-For other deletes (cascades, Django admin) it is one of domain.md's two documented
+For other deletes (cascades, Django admin) it is one of docs/spec/domain.md's two documented
 single-statement exceptions to the lock order, since it only frees capacity.
 
 Users being deleted (ADR 0013): accounts asks (`user_deletion_requested`) and announces

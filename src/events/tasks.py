@@ -56,7 +56,7 @@ def send_rsvp_confirmation_task(event_id: str, user_id: str, status: str) -> int
     )
 
 
-# -- the advanced waitlist (seed 000) ----------------------------------------------------------
+# -- the advanced waitlist (docs/spec/waitlist-design.md) ----------------------------------------------------------
 @shared_task(name="events.process_waitlist_for_event")
 def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:
     """On demand, via `enqueue_waitlist_processing`: one idempotent processing pass."""
@@ -118,7 +118,7 @@ def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int
     )
 
 
-# -- recurring series (seed 004) ---------------------------------------------------------------
+# -- recurring series (docs/spec/series-design.md) ---------------------------------------------------------------
 SERIES_MAX_RETRIES = 3
 SERIES_RETRY_FACTOR_SECONDS = 10
 SERIES_RETRY_MAX_SECONDS = 300

@@ -1,10 +1,10 @@
-"""Errors of ticket sales, cancellations and the box office (stable codes, api.md shape)."""
+"""Errors of ticket sales, cancellations and the box office (stable codes, docs/spec/api.md shape)."""
 
 from common.errors import Conflict, EncoreError, NotFound
 
 
 class UnknownTier(NotFound):
-    """The tier does not exist or belongs to another event (api.md: a foreign sub-object is 404)."""
+    """The tier does not exist or belongs to another event (docs/spec/api.md: a foreign sub-object is 404)."""
 
     default_code = "unknown_tier"
     default_detail = "This ticket tier does not exist for this event."
@@ -28,7 +28,7 @@ class TierNotOnSale(EncoreError):
 class TierSoldOut(Conflict):
     """A tier of the cart has fewer tickets left than asked for (`remaining` says how many).
 
-    The code is api.md's `sold_out`, like the eligibility refusal for an event whose
+    The code is docs/spec/api.md's `sold_out`, like the eligibility refusal for an event whose
     every tier is exhausted: one code and one status (409) for "no ticket" however it
     was found; `tier_id` and `remaining` tell the two apart.
     """

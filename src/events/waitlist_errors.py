@@ -1,4 +1,4 @@
-"""Errors of joining, leaving and declining on the waitlist (stable codes, api.md shape)."""
+"""Errors of joining, leaving and declining on the waitlist (stable codes, docs/spec/api.md shape)."""
 
 from common.errors import Conflict, EncoreError
 
@@ -24,7 +24,7 @@ class PendingOfferExists(Conflict):
 
 
 class OfferWouldOvercommit(Conflict):
-    """Seed 000's ValueError("capacity") of the admin overrides, as a 409."""
+    """The waitlist design's ValueError("capacity") of the admin overrides, as a 409."""
 
     default_code = "capacity"
     default_detail = "Offering this seat would overcommit the event: revoke a pending offer first."
@@ -55,7 +55,7 @@ class NoLiveOffer(EncoreError):
 
 
 class PartyTooLarge(EncoreError):
-    """A party over the event's `waitlist_max_party_size` (api.md "Waitlist, second round")."""
+    """A party over the event's `waitlist_max_party_size` (docs/spec/api.md "Waitlist, second round")."""
 
     default_code = "party_too_large"
     default_detail = "This party is larger than the event lets one member queue for."

@@ -16,7 +16,7 @@ EVENT_KEYS = frozenset(
     {"event_id", "event_name", "event_url", "event_start_formatted", "organization_name"}
 )
 
-# seed-tables.md, "Notification context of WAITLIST_SPOT_AVAILABLE".
+# docs/spec/seed-tables.md, "Notification context of WAITLIST_SPOT_AVAILABLE".
 WAITLIST_OFFER_KEYS = EVENT_KEYS | {
     "event_start",
     "organization_id",
@@ -27,7 +27,7 @@ WAITLIST_OFFER_KEYS = EVENT_KEYS | {
     "is_cutoff_batch",
 }
 
-# seed-tables.md, "Digest for drafts".
+# docs/spec/seed-tables.md, "Digest for drafts".
 SERIES_DIGEST_KEYS = frozenset(
     {
         "series_id",
@@ -47,7 +47,7 @@ class NotificationSpec:
     """One notification type.
 
     `time_critical`: delivered at once on every channel the user's preferences allow,
-    never held back by batching, digests or quiet hours (domain.md: a waitlist offer
+    never held back by batching, digests or quiet hours (docs/spec/domain.md: a waitlist offer
     expires, so a delayed offer is a lost seat). Nothing batches today; any future
     batching must leave these types alone.
     `item_keys`: for list-valued keys, the keys each item must carry.

@@ -1,4 +1,4 @@
-"""The page routes of ui.md (the API stays under /api), one list per area of pages.
+"""The page routes of docs/spec/ui.md (the API stays under /api), one list per area of pages.
 
 Order matters only under `/manage`: `/manage/events/…` and `/manage/series/…` come before
 `/manage/{org_slug}`, so an organisation slug never shadows them.

@@ -1,6 +1,6 @@
 """The account e-mails (password reset, registration notice): one way to build and send.
 
-Both go to one person, in an HTML and a plain-text part (quality.md), from templates
+Both go to one person, in an HTML and a plain-text part (docs/spec/quality.md), from templates
 `accounts/email/<name>.txt|.html`. A mail server failure is logged, not raised: the task
 would only retry into the same outage, and the person can ask again.
 """

@@ -3,7 +3,7 @@
 Why: a few hot paths (the eligibility context, the waitlist's processing pass) read
 through querysets that nest a dozen correlated subqueries. Django rebuilds and
 recompiles such a queryset on every call, and that costs several times what the
-database spends answering it (quality.md rows a1 and d1). A `CompiledQuery` keeps the
+database spends answering it (docs/spec/quality.md rows a1 and d1). A `CompiledQuery` keeps the
 ORM as the one description of the statement (the same selectors, the same expressions,
 the same tests) but compiles it once per database alias; between executions only its
 `Param` slots change. See ADR 0006.

@@ -1,6 +1,6 @@
 """`ColumnsInsert`: many rows of one model written from columns, not instances (package doc).
 
-Why: a lottery pass writes fifty offers with their draw record (quality.md a3). Made as
+Why: a lottery pass writes fifty offers with their draw record (docs/spec/quality.md a3). Made as
 fifty model instances and sent through Django's compiler (or `RowsInsert`), each of an
 offer's fifteen fields is prepared fifty times, and psycopg then turns every column into
 an array one Python element at a time: together about half of the pass. Yet only five

@@ -23,7 +23,7 @@ class RowsInsert:
     """A multi-row `INSERT` of model instances, its SQL compiled once per shape.
 
     Why: a lottery pass writes its draw records with its offers in one statement
-    (quality.md a2, a3; the offers come from columns, `ColumnsInsert`), and Django
+    (docs/spec/quality.md a2, a3; the offers come from columns, `ColumnsInsert`), and Django
     compiles that INSERT anew for every batch: the
     statement's text is the same for every batch of the same size (PostgreSQL's UNNEST
     form has one array per column, whatever the size), only the values change. The text
@@ -115,7 +115,7 @@ class CompiledInstances:
     Why: the Event lock every waitlist pass and offer operation begins with
     (`events.service.locks.lock_event`) is a `select_for_update().select_related()`
     whose compilation costs Django more than the database spends answering it (about
-    0.7 ms of a lottery pass's 8, quality.md a3). The SQL is compiled once (the first
+    0.7 ms of a lottery pass's 8, docs/spec/quality.md a3). The SQL is compiled once (the first
     call: inside a transaction when it locks); each call then runs it with its `Param`
     values and turns the rows into instances with the same steps Django's model
     iterable takes: the compiler's converters, `Model.from_db`, the related populators.

@@ -5,7 +5,7 @@ it afresh on every execution (about 1 ms, several times what answering it takes)
 psycopg re-parses its 5,000 characters and 50-odd parameters on the client each time,
 because statements that long are past its parse cache. Every claim, status check and
 event page pays both, and in a claim race they are CPU that all other claimers wait for
-(quality.md e1). Prepared once per connection, an execution is a short `EXECUTE` carrying
+(docs/spec/quality.md e1). Prepared once per connection, an execution is a short `EXECUTE` carrying
 only the slot values, and Encore's connections run prepared statements on their generic
 plan (`plan_cache_mode = force_generic_plan`, settings/database.py), so the planning goes
 too: once per connection instead of once per execution. A statement whose best plan

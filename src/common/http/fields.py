@@ -5,7 +5,7 @@ UTC offset PostgreSQL can store (±15:59) and whose instant, converted to UTC, i
 date Python can hold (years 0001–9999). Without it `2026-01-01T00:00:00+20:00` reached
 the database (a 500) and `9999-12-31T23:59-01:00` overflowed on `astimezone`. A value
 outside either bound is refused with the error type `datetime_out_of_range`, which
-`common.api` answers as 400 `invalid` (api.md "Hardening"), not as a 422 schema error.
+`common.api` answers as 400 `invalid` (docs/spec/api.md "Hardening"), not as a 422 schema error.
 `src/encore/tests/test_input_types.py` fails for any input datetime declared without it.
 """
 

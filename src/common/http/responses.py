@@ -2,7 +2,7 @@
 
 These are the answers given outside ninja's exception handlers (`common.api`): by the
 request guards before a view runs, for Django's own HTML error pages under `/api`, and
-for an exception that escaped every view and middleware. The body is api.md's shape,
+for an exception that escaped every view and middleware. The body is docs/spec/api.md's shape,
 `{"detail", "code"}`, like everything `common.api` answers.
 """
 

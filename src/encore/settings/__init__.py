@@ -1,6 +1,6 @@
 """Encore settings: every value comes from the environment, with a safe default.
 
-Split by integration (see style.md): `base` for Django itself, then one module per
+Split by integration (see docs/spec/style.md): `base` for Django itself, then one module per
 integration. Nothing here reads a secret from the repository.
 """
 

@@ -1,4 +1,4 @@
-"""Every failure reaches the client in api.md's error shape: `detail` + stable `code`."""
+"""Every failure reaches the client in docs/spec/api.md's error shape: `detail` + stable `code`."""
 
 from typing import Any
 

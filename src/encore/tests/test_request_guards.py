@@ -297,5 +297,5 @@ def test_cancel_occurrence_at_the_last_storable_second_is_refused_not_a_crash() 
     response = Client(headers=_auth(series.organization.owner)).post(
         path, json.dumps({"occurrence_date": "9999-12-31T23:59:59+00:00"}), content_type=JSON
     )
-    # Storable, but beyond the years a rule can be expanded in: a 400 (api.md "Series").
+    # Storable, but beyond the years a rule can be expanded in: a 400 (docs/spec/api.md "Series").
     _assert_error(response, 400, "invalid")

@@ -1,4 +1,4 @@
-"""Online payment routes (api.md "Payments"): Stripe's webhook, the holder's refund, and
+"""Online payment routes (docs/spec/api.md "Payments"): Stripe's webhook, the holder's refund, and
 an organisation connecting its Stripe account.
 
 The webhook has no auth, no CSRF (the API takes no cookies) and no throttle: Stripe

@@ -1,8 +1,8 @@
 """Capacity: the one rule, the refusal it gives, and the authoritative locked check.
 
-Seed 000: pending waitlist offers hold seats. A registration of `requested` seats
+docs/spec/waitlist-design.md: pending waitlist offers hold seats. A registration of `requested` seats
 passes iff `attendee_count + held + requested <= effective_capacity`, where `held`
-counts live non-cutoff offers other than the caller's own (seed-tables.md). An
+counts live non-cutoff offers other than the caller's own (docs/spec/seed-tables.md). An
 effective capacity of 0 means unlimited.
 
 The gate (`gates.AvailabilityGate`, on prefetched data) and every writer's locked
@@ -84,7 +84,7 @@ def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -
     offers. The caller's own offer is reserved *for* them, so it is netted out: a party
     claiming with more seats than its offer holds needs free room for the difference
     only, and with fewer frees the rest. A cutoff offer never reserves, so nobody's
-    cutoff offer counts (seed 000, domain.md fix).
+    cutoff offer counts (docs/spec/waitlist-design.md, docs/spec/domain.md fix).
     """
     held = waitlist_selectors.held_offers(event_id, timezone.now())
     if excluding_user_id is not None:
@@ -154,7 +154,7 @@ def sold_out_refusal(event: Event, standing: QueueStanding) -> EventUserEligibil
 
 
 def overrides_capacity(event: Event, user_id: uuid.UUID) -> bool:
-    """An invitation with `overrides_max_attendees`: the only capacity bypass (domain.md)."""
+    """An invitation with `overrides_max_attendees`: the only capacity bypass (docs/spec/domain.md)."""
     return Invitation.objects.filter(
         event=event, user_id=user_id, overrides_max_attendees=True
     ).exists()
@@ -195,7 +195,7 @@ class RefusedUnderLock(EligibilityRefused):
     """A refusal decided under the Event lock, without the details that cost queries.
 
     Why: a refused claimer held the lock for 5.4-5.6 ms while its refusal was built
-    (quality.md e1, ADR 0022); every other claimer of the event waited that long. The
+    (docs/spec/quality.md e1, ADR 0022); every other claimer of the event waited that long. The
     decision needs only the numbers; the rest of the answer can be read after the
     transaction. It is an `EligibilityRefused` with the decided reason, next step and
     status, so a caller that forgets to detail it still answers the right 409, only

@@ -49,7 +49,7 @@ from events.selectors.access import is_authenticated
 
 @dataclass(frozen=True)
 class OfferState:
-    """The user's view of the advanced waitlist's reservations (seed 000)."""
+    """The user's view of the advanced waitlist's reservations (docs/spec/waitlist-design.md)."""
 
     #: Live non-cutoff offers of other users: the seats reserved against this user.
     held_by_others: int = 0

@@ -1,4 +1,4 @@
-"""The eligibility gates of domain.md, in order. The first refusal wins.
+"""The eligibility gates of docs/spec/domain.md, in order. The first refusal wins.
 
 Gates are pure: they read the `EligibilityContext` loaded by `EligibilityService` and
 never query the database (AvailabilityGate's budget is zero queries).
@@ -90,7 +90,7 @@ class MembershipGate:
 
 
 class AvailabilityGate:
-    """Capacity with reservations netted (seed 000); applies to everyone, staff included."""
+    """Capacity with reservations netted (docs/spec/waitlist-design.md); applies to everyone, staff included."""
 
     skipped_by_privileged = False
 

@@ -1,4 +1,4 @@
-"""Recurring series (seed 004): RecurrenceRule, and the rule, template, exdates, switches
+"""Recurring series (docs/spec/series-design.md): RecurrenceRule, and the rule, template, exdates, switches
 and generation cursor of EventSeries."""
 
 import common.timezones

@@ -1,5 +1,5 @@
 """Schedule the daily generation of recurring series: `events.generate_recurring_events`
-at 04:00 UTC (seed-tables.md "When generation runs")."""
+at 04:00 UTC (docs/spec/seed-tables.md "When generation runs")."""
 
 from django.db import migrations
 

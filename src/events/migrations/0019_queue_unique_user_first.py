@@ -1,7 +1,7 @@
 """The queue's unique (event, user) becomes (user, event) and the user column loses its
 own index: the constraint serves a user's entries too, and the expiry sweep, which
 rewrites every rotated member's row (no HOT update: the rotation is indexed), writes one
-index entry fewer per member (quality.md b1)."""
+index entry fewer per member (docs/spec/quality.md b1)."""
 
 import django.db.models.deletion
 from django.conf import settings

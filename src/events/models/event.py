@@ -87,7 +87,7 @@ class Event(TimeStampedModel):
     attendee_count = models.PositiveIntegerField(default=0, editable=False)
     visibility_settings = models.JSONField(default=default_visibility_settings, blank=True)
 
-    # The active waitlist (seed 000). A NULL window keeps the legacy passive queue.
+    # The active waitlist (docs/spec/waitlist-design.md). A NULL window keeps the legacy passive queue.
     waitlist_open = models.BooleanField(default=False)
     waitlist_time_window = models.DurationField(null=True, blank=True)
     waitlist_batch_size = models.PositiveIntegerField(default=0)
@@ -98,7 +98,7 @@ class Event(TimeStampedModel):
         max_length=8, choices=PartyPolicy.choices, default=PartyPolicy.STRICT
     )
 
-    # Recurring series (seed 004).
+    # Recurring series (docs/spec/series-design.md).
     event_series = models.ForeignKey(
         EventSeries, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
     )
@@ -128,7 +128,7 @@ class Event(TimeStampedModel):
 
     def save_organiser_edit(self, changed: list[str]) -> None:
         """Save the fields an organiser changed; an edited occurrence of a series becomes
-        `is_modified` (drift detection leaves it alone, seed 004). `changed` grows by it."""
+        `is_modified` (drift detection leaves it alone, docs/spec/series-design.md). `changed` grows by it."""
         if self.event_series_id is not None and not self.is_template:
             self.is_modified = True
             changed.append("is_modified")
@@ -157,7 +157,7 @@ class Event(TimeStampedModel):
 
     # -- defaults and validation -----------------------------------------------------
     def apply_defaults(self) -> None:
-        """Fill the derived defaults of domain.md; called on every save so no path skips them."""
+        """Fill the derived defaults of docs/spec/domain.md; called on every save so no path skips them."""
         if self.start and not self.end:
             self.end = self.start + DEFAULT_EVENT_LENGTH
         if not self.timezone and self.organization_id:
@@ -193,7 +193,7 @@ class Event(TimeStampedModel):
             errors.setdefault("status", []).append("A series template is always a draft.")
 
     def _clean_waitlist_config(self, errors: dict[str, list[str]]) -> None:
-        """Seed 000's rules: window 1h..7d; a cutoff needs a window and lies before the start;
+        """The waitlist design's rules: window 1h..7d; a cutoff needs a window and lies before the start;
         a party is 1..WAITLIST_PARTY_MAX seats."""
         if not 1 <= (self.waitlist_max_party_size or 0) <= WAITLIST_PARTY_MAX:
             errors.setdefault("waitlist_max_party_size", []).append(

@@ -1,4 +1,4 @@
-"""A named group of events; a recurring one (seed 004) adds its rule, template and cursor.
+"""A named group of events; a recurring one (docs/spec/series-design.md) adds its rule, template and cursor.
 
 A recurring series is a `RecurrenceRule` plus a DRAFT template event every occurrence is
 cloned from. `last_generated_until` is the generation cursor: every occurrence of the
@@ -27,7 +27,7 @@ class EventSeries(TimeStampedModel):
     slug = models.SlugField(max_length=160)
     description = models.TextField(blank=True)
 
-    # Recurrence (seed 004); all empty on a plain, hand-assembled series.
+    # Recurrence (docs/spec/series-design.md); all empty on a plain, hand-assembled series.
     template_event = models.OneToOneField(
         "events.Event",
         on_delete=models.PROTECT,

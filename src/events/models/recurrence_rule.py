@@ -1,4 +1,4 @@
-"""The cadence of a recurring series (seed 004), stored field by field.
+"""The cadence of a recurring series (docs/spec/series-design.md), stored field by field.
 
 Occurrences keep their wall-clock time in the rule's timezone across daylight-saving
 switches ("Mondays 10:00 Europe/Vienna" is 09:00 UTC in winter, 08:00 UTC in summer).

@@ -20,7 +20,7 @@ class EventRSVP(TimeStampedModel):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rsvps"
     )
     status = models.CharField(max_length=8, choices=Status.choices)
-    #: People the attendee brings: a YES takes `1 + guests` seats (api.md, second round).
+    #: People the attendee brings: a YES takes `1 + guests` seats (docs/spec/api.md, second round).
     guests = models.PositiveSmallIntegerField(
         default=0, validators=[MinValueValidator(0), MaxValueValidator(RSVP_GUESTS_MAX)]
     )

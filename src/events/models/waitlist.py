@@ -98,7 +98,7 @@ class EventWaitList(TimeStampedModel):
             # tier's head would be found by walking every member ahead of it queued for
             # anything else; these put each tier's members side by side. Partial, so a
             # member queued for the whole event (every member of an RSVP event) writes no
-            # entry here: the sweep's rotation costs those none (quality.md b1).
+            # entry here: the sweep's rotation costs those none (docs/spec/quality.md b1).
             models.Index(
                 "event", "tier", *SELECTION_KEY, name="waitlist_tier_order", condition=TIERED
             ),
@@ -110,7 +110,7 @@ class EventWaitList(TimeStampedModel):
 
 
 class WaitlistOffer(TimeStampedModel):
-    """A seat reserved for one waitlist member until `expires_at` (seed 000)."""
+    """A seat reserved for one waitlist member until `expires_at` (docs/spec/waitlist-design.md)."""
 
     class WaitlistOfferStatus(models.TextChoices):
         PENDING = "pending", "Pending"

@@ -1,4 +1,4 @@
-"""Durations in every body as api.md writes them: compact ISO 8601 (`PT2H`, `P7D`).
+"""Durations in every body as docs/spec/api.md writes them: compact ISO 8601 (`PT2H`, `P7D`).
 
 Without this, the router's JSON encoder (Django's) would write `P0DT02H00M00S` for the
 same value; input accepts either form.

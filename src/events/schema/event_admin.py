@@ -45,7 +45,7 @@ class VisibilitySettingsSchema(Schema):
 
 
 class _EventFieldsSchema(Schema):
-    """The organiser-set Event fields (domain.md "Events") shared by create and PATCH."""
+    """The organiser-set Event fields (docs/spec/domain.md "Events") shared by create and PATCH."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -73,7 +73,7 @@ class _EventFieldsSchema(Schema):
 
 
 class EventCreateSchema(_EventFieldsSchema):
-    """api.md "Event create body": `name` and `start` required; `status` draft or open."""
+    """docs/spec/api.md "Event create body": `name` and `start` required; `status` draft or open."""
 
     name: str = Field(..., min_length=1, max_length=200)
     start: EventTime

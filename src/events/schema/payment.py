@@ -1,4 +1,4 @@
-"""Bodies of the payment routes, and the `payment` a ticket shows (api.md "Payments")."""
+"""Bodies of the payment routes, and the `payment` a ticket shows (docs/spec/api.md "Payments")."""
 
 import uuid
 from datetime import datetime

@@ -1,4 +1,4 @@
-"""Bodies and answers of the recurring-series routes (api.md "Recurring series").
+"""Bodies and answers of the recurring-series routes (docs/spec/api.md "Recurring series").
 
 Request schemas check shapes and types (a violation is a 422). Values are checked by
 `events.utils.recurrence_validators`, the same functions `RecurrenceRule.clean()` and

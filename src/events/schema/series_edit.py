@@ -1,4 +1,4 @@
-"""Bodies of the second-round series routes (api.md "Series, second round").
+"""Bodies of the second-round series routes (docs/spec/api.md "Series, second round").
 
 - `SeriesPatchSchema`: the series' own fields (name, description, slug, switches).
 - `OccurrenceDate`: `cancel-occurrence`'s date, a full instant or a local `YYYY-MM-DD`.
@@ -8,7 +8,7 @@
 
 A value out of range (a date the database or the rule expansion cannot hold) is the
 error type `datetime_out_of_range`, which `common.api` answers with 400 `invalid`, as
-api.md "Hardening" asks; a wrong shape stays a 422 with a message naming the forms
+docs/spec/api.md "Hardening" asks; a wrong shape stays a 422 with a message naming the forms
 accepted.
 """
 

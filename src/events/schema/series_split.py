@@ -1,4 +1,4 @@
-"""Bodies and answers of the extra-date and split routes (api.md "Series, second round").
+"""Bodies and answers of the extra-date and split routes (docs/spec/api.md "Series, second round").
 
 Shapes and types are checked here (a violation is a 422); values by the services, which
 answer 400 `invalid` (or a named code) before anything is written. The split's

@@ -1,7 +1,7 @@
-"""Bodies of the advanced waitlist's admin routes: its settings and its offers (seed 000).
+"""Bodies of the advanced waitlist's admin routes: its settings and its offers (docs/spec/waitlist-design.md).
 
 `WaitlistSettingsSchema` is the single source of truth for the configuration form: the
-seven Event fields with their defaults (seed-tables.md "Defaults"), durations as ISO 8601
+seven Event fields with their defaults (docs/spec/seed-tables.md "Defaults"), durations as ISO 8601
 (`PT2H`). It is both the GET answer and the PATCH body; on PATCH only the fields sent
 change (`model_dump(exclude_unset=True)`). The schema checks shapes and types (a
 violation is a 422); the values are checked by `Event.clean()` (window 1 h..7 d, a
@@ -61,7 +61,7 @@ class WaitlistSettingsSchema(Schema):
 
 
 class OfferSchema(Schema):
-    """An offer as organisers see it (api.md "Offer schema", plus `revoked_reason`)."""
+    """An offer as organisers see it (docs/spec/api.md "Offer schema", plus `revoked_reason`)."""
 
     id: uuid.UUID
     event_id: uuid.UUID

@@ -2,7 +2,7 @@
 
 Tickets appear as 16 hex digits (`format(token, "016x")`), the form my-status shows a
 member their own in, so a member finds themselves in a draw without learning who the
-others are. The fields besides api.md's six are what `replay_draw` needs as well.
+others are. The fields besides docs/spec/api.md's six are what `replay_draw` needs as well.
 """
 
 import uuid

@@ -1,4 +1,4 @@
-"""The body of `GET /event-admin/{event_id}/waitlist/stats` (api.md "Waitlist, second round")."""
+"""The body of `GET /event-admin/{event_id}/waitlist/stats` (docs/spec/api.md "Waitlist, second round")."""
 
 from datetime import datetime
 

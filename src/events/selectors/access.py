@@ -1,6 +1,6 @@
 """Who may see and manage what. Every admin route goes through `access_*` here.
 
-Visibility (domain.md): anonymous users see public/unlisted events that are open,
+Visibility (docs/spec/domain.md): anonymous users see public/unlisted events that are open,
 closed or cancelled; drafts and staff-only events only staff and the owner; private
 events those invited or attending; members-only events active/paused members;
 blacklisted users see nothing of that organisation; templates never appear on public
@@ -106,7 +106,7 @@ def _visible_organizations_of(user_id: UserRef, email: Expression) -> QuerySet[O
 
 #: Whether a signed-in user may see an organisation: asked by every organiser page and
 #: admin route, compiled once and prepared on PostgreSQL (ADR 0028), since building the
-#: rule costs Django more than the database spends answering it (quality.md h3).
+#: rule costs Django more than the database spends answering it (docs/spec/quality.md h3).
 _ORGANIZATION_VISIBLE = CompiledQuery(
     lambda: (
         _visible_organizations_of(Param("user_id", UUIDField()), Param("email", CharField()))

@@ -141,7 +141,7 @@ def _public_event_query(*, signed_in: bool) -> QuerySet[Event]:
 
 #: The event page and `GET /events/{id}`, compiled once and prepared on PostgreSQL (ADR
 #: 0028): building the visibility rule cost the page more than the database spends
-#: answering it (quality.md h1).
+#: answering it (docs/spec/quality.md h1).
 _PUBLIC_EVENT = CompiledInstances(
     lambda: _public_event_query(signed_in=True), prepared_as="public_event"
 )

@@ -1,7 +1,7 @@
 """Reads behind `/event-admin/{event_id}`: RSVPs, invitations and the waitlist queue.
 
 Every sub-object lookup is scoped to the event in the path, so an id of another event
-is simply "not found" (api.md: 404). Lists carry the `select_related` their schema
+is simply "not found" (docs/spec/api.md: 404). Lists carry the `select_related` their schema
 needs; queue positions come from one correlated subquery and the members' current
 offers from one prefetch per page, not one query per row.
 """

@@ -2,7 +2,7 @@
 
 Why one statement: every claimer of an event waits while another holds its row
 (`locks.lock_event_row`), so each round trip and each query Django builds under the lock
-is paid by all of them (quality.md e1, ADR 0022). A registration needs the seat numbers
+is paid by all of them (docs/spec/quality.md e1, ADR 0022). A registration needs the seat numbers
 (attendee count, capacity, seats held by other users' live offers), whether an
 invitation lifts the capacity, and the caller's own rows (queue entry, PENDING offer,
 RSVP), which decide what the writes after the check must do. All of it comes from one

@@ -3,7 +3,7 @@ sub-objects of one organisation (staff rows, members, requests, blacklist entrie
 venues).
 
 Every sub-object lookup is scoped to the organisation in the path, so an id that
-belongs to another organisation is simply "not found" (api.md: 404).
+belongs to another organisation is simply "not found" (docs/spec/api.md: 404).
 """
 
 import uuid

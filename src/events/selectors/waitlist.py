@@ -63,7 +63,7 @@ def live_offers(now: Moment) -> QuerySet[WaitlistOffer]:
 
 
 def held_offers(event_id: EventId, now: Moment) -> QuerySet[WaitlistOffer]:
-    """Live offers that reserve a seat: cutoff offers never do (seed 000)."""
+    """Live offers that reserve a seat: cutoff offers never do (docs/spec/waitlist-design.md)."""
     return live_offers(now).filter(Q(event_id=event_id), is_cutoff_batch=False)
 
 

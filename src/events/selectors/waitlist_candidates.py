@@ -8,7 +8,7 @@ here, decides in Python with the pure `fit_batch`, and writes the chosen offers 
 INSERT. The head is read by a statement compiled once (ADR 0006), off the
 `waitlist_selection_order` index, so its cost depends on the limit, never on the queue.
 
-Three queues share one table (api.md "Waitlist, second round"): a member waits for the
+Three queues share one table (docs/spec/api.md "Waitlist, second round"): a member waits for the
 whole event (`tier` NULL) or for one ticket tier. `tier_id` picks a tier's own queue,
 the default the whole-event queue, `any_tier` everyone (the cutoff batch, RSVP events).
 A tier's queue is read off its own partial index, `waitlist_tier_order`.
@@ -130,7 +130,7 @@ def fifo_head_and_held(
 ) -> tuple[int | None, list[Candidate]]:
     """The whole queue's first `limit` selectable members and the seats live non-cutoff
     offers hold, in one statement: a FIFO pass of an RSVP event then costs the lock,
-    this read and the insert (quality.md a1: 5 queries with the savepoint).
+    this read and the insert (docs/spec/quality.md a1: 5 queries with the savepoint).
 
     The held seats ride on every row as an uncorrelated subquery the database computes
     once; with no candidate there is no row, and the held seats are None (unknown).

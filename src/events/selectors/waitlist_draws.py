@@ -1,6 +1,6 @@
 """Reads behind /events/{event_id}/waitlist/draws: the lottery's records, for those it concerns.
 
-Who may read them (api.md "Second round: precise points"): whoever has a queue entry
+Who may read them (docs/spec/api.md "Second round: precise points"): whoever has a queue entry
 for the event now, whoever holds or held an offer from one of its lottery batches (a
 draw stores tickets, never users, and a deleted entry's ticket leads back to nobody:
 the offer's `batch_id` is what ties a past member to a draw), and staff with

@@ -1,6 +1,6 @@
 """The honest ETA of a waiting member: the latest time an offer reaches them if all pass.
 
-`eta_if_all_ahead_pass` answers one question (api.md "Waitlist, second round"): if every
+`eta_if_all_ahead_pass` answers one question (docs/spec/api.md "Waitlist, second round"): if every
 live offer and every member ahead let theirs lapse, by when at the latest does the
 member hold an offer? Never a promise of a seat (a claim ahead pushes it back to
 "depends on cancellations"), but an upper bound the member can plan with; the method and

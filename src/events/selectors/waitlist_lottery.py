@@ -7,7 +7,7 @@ the tickets before it; the entry id breaks ties (ADR 0018). The two parts of the
 order stay: never-rotated members and rotated ones are two rings, each with its own
 start point (each part is drawn with its own seed and recorded on its own).
 
-Why it stays flat in the queue's length (quality.md a3): each part is two range scans
+Why it stays flat in the queue's length (docs/spec/quality.md a3): each part is two range scans
 of the `waitlist_lottery_ring` index (event, rotated, token, id), one from the start
 point up and one from the bottom of the ring up to it, each stopped by a LIMIT, and the
 pair limited again so that only the part's first `limit` entries are answered. The four
@@ -64,7 +64,7 @@ class _IsTrue(Func):
     """`(condition) IS TRUE`: the spelling PostgreSQL matches to the ring index's boolean
     column (with `_IsFalse`). It rewrites `NOT (x IS NOT NULL)`, what Django writes for
     `rotated=False`, into `x IS NULL`, which matches no index column: the read became a
-    scan and a sort of the whole queue (quality.md a3)."""
+    scan and a sort of the whole queue (docs/spec/quality.md a3)."""
 
     template = "(%(expressions)s) IS TRUE"
     output_field = BooleanField()
@@ -147,7 +147,7 @@ def _union_sql(queue: QueueKind, using: str, parts: list[str]) -> str:
     Within a part the upper arc (tickets from the start point up) comes before the lower
     one in ring order, so `ORDER BY arc, token, id LIMIT n` over the pair is the part's
     first n entries: when the upper arc alone has n, the lower arc's rows never reach
-    Python (the answer halves, quality.md a3). Python still sorts what it gets by ring
+    Python (the answer halves, docs/spec/quality.md a3). Python still sorts what it gets by ring
     distance. `SELECT * FROM (...)` is the form both PostgreSQL and SQLite accept for
     members that carry their own ORDER BY and LIMIT.
     """

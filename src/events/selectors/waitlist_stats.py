@@ -1,6 +1,6 @@
 """The organiser's waitlist statistics: what became of the offers, and the queue over time.
 
-Definitions are api.md's ("Second round: precise points"): `sent` counts every offer
+Definitions are docs/spec/api.md's ("Second round: precise points"): `sent` counts every offer
 ever made (cutoff ones included); `declined` is EXPIRED with `declined_at`, `lapsed` any
 other EXPIRED (leaving while holding one included), `revoked` REVOKED for any reason;
 live (PENDING) offers are in `sent` only. `claim_rate` = claimed ÷ (claimed + declined +

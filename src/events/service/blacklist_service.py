@@ -1,6 +1,6 @@
 """An organisation's blacklist: a hard match by user or by e-mail (case-insensitive).
 
-A listed person sees nothing of the organisation and cannot take part (domain.md).
+A listed person sees nothing of the organisation and cannot take part (docs/spec/domain.md).
 The owner can never be listed: that would lock the organisation out of itself. One
 person is listed once; a second entry that matches the same person is a conflict.
 """

@@ -3,7 +3,7 @@
 Every path frees the ticket's seat inside one transaction that holds the locks in the
 global order (Event row → the ticket's tier → the ticket): the ticket turns
 `cancelled`, the tier's `quantity_sold` and the event's `attendee_count` go down with
-it, and a waitlist processing pass is enqueued for after the commit (seed-tables.md
+it, and a waitlist processing pass is enqueued for after the commit (docs/spec/seed-tables.md
 "Trigger sites"). After the commit each holder hears `ticket_cancelled`.
 """
 

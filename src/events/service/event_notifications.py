@@ -6,7 +6,7 @@ call for one person), so:
 
 - a rolled-back transaction sends nothing;
 - the audience is read after the commit, from committed rows, and no lock is held
-  while anything is sent (domain.md: side effects go out on commit);
+  while anything is sent (docs/spec/domain.md: side effects go out on commit);
 - a failure to notify is logged and never turns a committed change into an error.
 
 A send loads what it needs with a fixed number of queries whatever the audience size
@@ -17,7 +17,7 @@ transaction (the normal case after a commit) each fan-out is therefore all-or-no
 The event-level fan-outs (whole audiences) run in the task
 `events.send_event_notification`; the per-person ones in the committing process.
 
-Audiences (domain.md "Notifications", "Status changes"):
+Audiences (docs/spec/domain.md "Notifications", "Status changes"):
 
 - `event_open`: live members (active/paused) and followers who want new events (of the
   organisation, or of the event's series; not archived), as far as the event's
@@ -91,7 +91,7 @@ def notify_rsvp_answered(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -
     From a task, not in the request: the confirmation is a notification with its
     preferences and deliveries (some twenty statements), which a registration's answer
     need not wait for, and in a rush for the last seats each winner's request would
-    spend that time in the web process every other claimer shares (quality.md e1)."""
+    spend that time in the web process every other claimer shares (docs/spec/quality.md e1)."""
     dispatch.after_commit("events.send_rsvp_confirmation", str(event_id), str(user_id), str(status))
 
 

@@ -2,8 +2,8 @@
 
 Every write validates the whole row with `full_clean()` before it touches the database,
 so a refused request writes nothing. Edits and status changes lock the Event row first
-(domain.md lock order) because they can change capacity, and the waitlist processing
-they trigger runs on commit (seed-tables.md "Trigger sites": capacity increase,
+(docs/spec/domain.md lock order) because they can change capacity, and the waitlist processing
+they trigger runs on commit (docs/spec/seed-tables.md "Trigger sites": capacity increase,
 un-cancel).
 
 Seams for later issues are plain, clearly named functions here: revoking pending offers
@@ -43,7 +43,7 @@ logger = logging.getLogger("encore.events")
 
 #: A new event starts as a draft unless the organiser publishes it at once.
 CREATE_STATUSES = frozenset({Event.Status.DRAFT, Event.Status.OPEN})
-#: domain.md "Status changes".
+#: docs/spec/domain.md "Status changes".
 TRANSITIONS: dict[str, frozenset[str]] = {
     Event.Status.DRAFT: frozenset({Event.Status.OPEN, Event.Status.CANCELLED}),
     Event.Status.OPEN: frozenset({Event.Status.CLOSED, Event.Status.CANCELLED, Event.Status.DRAFT}),
@@ -158,7 +158,7 @@ def update_event(event: Event, data: Mapping[str, Any]) -> Event:
 def _after_update(
     event: Event, changed: list[str], *, old_capacity: int, was_waitlist_open: bool
 ) -> None:
-    """Trigger sites of seed-tables.md: new seats, or waitlist settings that may allow a
+    """Trigger sites of docs/spec/seed-tables.md: new seats, or waitlist settings that may allow a
     batch now (the settings PATCH's own rule) → one processing pass."""
     settings_allow_batch = waitlist_settings_service.may_allow_a_batch(
         event, was_open=was_waitlist_open, changed=changed
@@ -227,7 +227,7 @@ def required_permission(new_status: str) -> str:
 
 
 def change_status(event: Event, new_status: str) -> Event:
-    """Move the event along domain.md's transitions; anything else → 409.
+    """Move the event along docs/spec/domain.md's transitions; anything else → 409.
 
     Cancelling leaves tickets and RSVPs as they are (and revokes pending offers);
     un-cancelling or opening enqueues waitlist processing.

@@ -1,4 +1,4 @@
-"""Following organisations and event series (domain.md: unfollowing archives).
+"""Following organisations and event series (docs/spec/domain.md: unfollowing archives).
 
 A follow row is never deleted: unfollowing sets `is_archived`, following again clears
 it, so the row keeps its history and its `notify_new_events` choice. Both calls are

@@ -1,4 +1,4 @@
-"""Row locks in the one global order of domain.md.
+"""Row locks in the one global order of docs/spec/domain.md.
 
 EventSeries row → Event row → TicketTier rows (pk order) → Ticket / EventRSVP /
 WaitlistOffer rows (pk order). Every writer that touches capacity, offers, exdates or
@@ -46,7 +46,7 @@ def lock_series(series_id: uuid.UUID) -> EventSeries:
 
 #: The read after the series lock, compiled once per process (ADR 0006): every
 #: generation pass starts with it, and building its joins cost Django more than a pass
-#: with nothing to create spends on anything else (quality.md c2).
+#: with nothing to create spends on anything else (docs/spec/quality.md c2).
 _READ_SERIES = CompiledInstances(
     lambda: EventSeries.objects.select_related(
         "organization", "recurrence_rule", "template_event"
@@ -67,7 +67,7 @@ _LOCK_EVENT = CompiledInstances(
 def lock_event(event_id: uuid.UUID) -> Event:
     """Lock the Event row first, with its organisation and venue; raises
     Event.DoesNotExist for an unknown id. Compiled once per process (ADR 0006): every
-    waitlist pass and offer operation starts here (quality.md a1-a3)."""
+    waitlist pass and offer operation starts here (docs/spec/quality.md a1-a3)."""
     assert transaction.get_connection().in_atomic_block, "lock_event needs a transaction"
     found = _LOCK_EVENT.all(event_id=event_id)
     if not found:
@@ -106,7 +106,7 @@ def lock_tiers(event: Event, tier_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, T
 
 
 def adjust_attendee_count(event: Event, delta: int) -> None:
-    """Move `attendee_count` inside the transaction holding the Event lock (domain.md fix)."""
+    """Move `attendee_count` inside the transaction holding the Event lock (docs/spec/domain.md fix)."""
     if delta == 0:
         return
     _ADD_ATTENDEES.execute(event_id=event.pk, delta=delta)

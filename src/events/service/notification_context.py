@@ -112,7 +112,7 @@ def rsvp_context(event: Event, status: str) -> dict[str, Any]:
 
 
 def series_digest_context(series: EventSeries, events: Sequence[Event]) -> dict[str, Any]:
-    """SERIES_EVENTS_GENERATED (seed-tables.md "Digest for drafts"): the series and each new
+    """SERIES_EVENTS_GENERATED (docs/spec/seed-tables.md "Digest for drafts"): the series and each new
     occurrence, its start formatted in its own timezone (`series.organization` loaded)."""
     organization = series.organization
     return {

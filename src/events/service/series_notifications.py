@@ -6,7 +6,7 @@ committed (`common.dispatch.call_after_commit`): a failing digest is logged and
 never rolls back the occurrences, and a rolled-back batch sends nothing.
 
 The audience mirrors who would have heard of the opened events, gated by the template's
-visibility (seed 004), and narrower for drafts (seed-tables.md "Digest for drafts"):
+visibility (docs/spec/series-design.md), and narrower for drafts (docs/spec/seed-tables.md "Digest for drafts"):
 
 - drafts (no auto-publish), and staff_only / private / unlisted templates → the owner
   and the staff;

@@ -1,7 +1,7 @@
 """Slugs of events, series occurrences and series: one length rule, one way to a free slug.
 
 An event slug is `<base>`, then `<base>-YYYY-MM-DD` (the local start date), then that
-with a short random suffix (domain.md, seed-tables.md "Slugs"); an occurrence starts at
+with a short random suffix (docs/spec/domain.md, docs/spec/seed-tables.md "Slugs"); an occurrence starts at
 the dated form of its template's slug, a series at its name's slug. Each of them asks
 `free_slug` for the first candidate nobody holds. The base is cut so that the longest
 form still fits the column: `SLUG_BASE_MAX` + "-YYYY-MM-DD-xxxxxx" = the 220 characters

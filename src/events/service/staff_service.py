@@ -1,4 +1,4 @@
-"""Staff of an organisation and their permission maps (domain.md "Organisations").
+"""Staff of an organisation and their permission maps (docs/spec/domain.md "Organisations").
 
 A staff row starts from the documented defaults; the owner may switch any known key on
 or off. Unknown keys are refused rather than stored, so a typo never silently grants

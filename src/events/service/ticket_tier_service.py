@@ -1,6 +1,6 @@
 """Ticket tiers: the default tier of a ticketed event, and staff create/update/delete.
 
-Every write locks the Event row first (domain.md lock order): checkouts count tier
+Every write locks the Event row first (docs/spec/domain.md lock order): checkouts count tier
 quantities under that lock, so a tier never changes under a running checkout, and the
 "not below what was sold" rule reads a `quantity_sold` nobody is moving.
 """
@@ -37,7 +37,7 @@ EDITABLE_FIELDS = (
 
 
 def ensure_default_tier(event: Event) -> TicketTier | None:
-    """Give a ticketed event without tiers its free "General admission" tier (domain.md).
+    """Give a ticketed event without tiers its free "General admission" tier (docs/spec/domain.md).
 
     Idempotent: returns None for RSVP events and for events that already have a tier.
     Call it wherever a ticketed event comes into being (create, switch to tickets).

@@ -2,7 +2,7 @@
 
 A venue's capacity is part of the effective capacity of every event held there, so
 raising it frees seats: the venue's future events get a waitlist processing pass
-(seed-tables.md, trigger "capacity increased"). Lock order (domain.md): the events'
+(docs/spec/seed-tables.md, trigger "capacity increased"). Lock order (docs/spec/domain.md): the events'
 rows are locked first, in pk order, then the venue row; the change and the enqueue
 happen inside that transaction, and the processing itself runs on commit.
 """

@@ -4,7 +4,7 @@ Sent from Celery tasks after commit, never under a lock. The offer's notificatio
 the offer's expiry as its "useful until", and `offer_still_live` answers the
 notifications app's `notification_still_wanted`: a failed offer e-mail is sent again while
 the offer is live, never after (docs/architecture/notifications.md). Every time shown is in the
-**event's** timezone (domain.md fix); the notifications app gets plain context only.
+**event's** timezone (docs/spec/domain.md fix); the notifications app gets plain context only.
 """
 
 import logging

@@ -1,7 +1,7 @@
 """The configuration of the active waitlist: PATCH /event-admin/{id}/waitlist-settings.
 
 Two rules live here and the event PATCH (`event_service.update_event`) follows the
-same ones (seed-tables.md "Closing by any path" and "Trigger sites"):
+same ones (docs/spec/seed-tables.md "Closing by any path" and "Trigger sites"):
 
 - closing the queue (`waitlist_open` True → False) revokes every pending offer with
   `waitlist_closed`, in the same transaction; the users stay eligible for later passes;
@@ -24,7 +24,7 @@ from events.service.locks import lock_event
 
 logger = logging.getLogger("encore.waitlist")
 
-#: The Event fields that configure the active waitlist (seed-tables.md, and the party
+#: The Event fields that configure the active waitlist (docs/spec/seed-tables.md, and the party
 #: settings of issue 12), the fields of `WaitlistSettingsSchema`.
 WAITLIST_SETTINGS_FIELDS = (
     "waitlist_open",

@@ -1,4 +1,4 @@
-"""The permission matrix of `/organization-admin/{slug}` routes (quality.md: every route).
+"""The permission matrix of `/organization-admin/{slug}` routes (docs/spec/quality.md: every route).
 
 `World` builds one public organisation with one object of every kind (staff row, member,
 pending request, blacklist entry, venue), a second organisation with the same kinds,

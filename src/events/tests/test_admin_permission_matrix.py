@@ -1,4 +1,4 @@
-"""Every event administration route against every kind of caller (quality.md).
+"""Every event administration route against every kind of caller (docs/spec/quality.md).
 
 For each route: anonymous → 401; a plain user who can see the event → 403; a staff
 member with exactly the needed permission switched off → 403; an event the caller

@@ -1,7 +1,7 @@
 """Every gate of the eligibility pipeline, seen through the HTTP API.
 
 A refusal is 400 with the `EventUserEligibility` fields beside `detail`/`code`, except the
-capacity reasons, which are 409 (api.md). RSVP events are refused on `POST .../rsvp/yes`;
+capacity reasons, which are 409 (docs/spec/api.md). RSVP events are refused on `POST .../rsvp/yes`;
 ticketed events show their answer on `GET .../my-status` and on the waitlist join.
 """
 

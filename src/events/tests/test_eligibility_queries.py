@@ -1,4 +1,4 @@
-"""Query budgets of the eligibility pipeline (quality.md): fixed, small, and 0 for the gate."""
+"""Query budgets of the eligibility pipeline (docs/spec/quality.md): fixed, small, and 0 for the gate."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser

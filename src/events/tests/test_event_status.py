@@ -1,4 +1,4 @@
-"""POST /event-admin/{event_id}/status/{status}: domain.md's transitions and their effects."""
+"""POST /event-admin/{event_id}/status/{status}: docs/spec/domain.md's transitions and their effects."""
 
 from itertools import product
 from typing import Any

@@ -1,4 +1,4 @@
-"""Paid checkouts and the waitlist (seed-tables.md trigger sites "online checkout
+"""Paid checkouts and the waitlist (docs/spec/seed-tables.md trigger sites "online checkout
 abandoned" and "payment-provider refund callback"): an offer holder who starts a paid
 checkout claims the offer; a session that expires unpaid, Stripe's expiry or Encore's
 own, gives the seat to the next member through the processing task chain."""

@@ -1,5 +1,5 @@
 """An online checkout abandoned hands its seat on within f1, with the real parts
-(quality.md f1, issue 14): PostgreSQL, Redis, the `critical` Celery worker. Each
+(docs/spec/quality.md f1, issue 14): PostgreSQL, Redis, the `critical` Celery worker. Each
 member in turn claims the offer with a paid checkout, the session expires unpaid
 (Stripe's signed `checkout.session.expired`), and the next member's offer is
 committed by the worker; timed from the webhook's answer."""

@@ -1,5 +1,5 @@
 """A hung SMTP server jams the `bulk` and `notify` workers; waitlist rotations on another
-event still meet f1 (quality.md: median ≤ 2 s, max ≤ 5 s) because the passes run on the
+event still meet f1 (docs/spec/quality.md: median ≤ 2 s, max ≤ 5 s) because the passes run on the
 `critical` worker, which never waits on a mail server.
 
 Real parts: PostgreSQL, Redis, three `celery worker` processes started with the queue
@@ -38,7 +38,7 @@ from notifications.tests.test_worker_integration import (
     wait_until_ready,
 )
 
-#: quality.md f1.
+#: docs/spec/quality.md f1.
 MEDIAN_BUDGET_SECONDS = 2.0
 MAX_BUDGET_SECONDS = 5.0
 BULK_MAILS = 6

@@ -1,4 +1,4 @@
-"""Seconds, not hours, with the real parts (issue 12 item 1, quality.md f1): an offer
+"""Seconds, not hours, with the real parts (issue 12 item 1, docs/spec/quality.md f1): an offer
 that lapses, one that is declined and one that is given up each reach the next member
 within the f1 budget; and with the ETA task lost, the hourly sweep function still hands
 the seat on.
@@ -41,7 +41,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-#: quality.md f1.
+#: docs/spec/quality.md f1.
 MEDIAN_BUDGET_SECONDS = 2.0
 MAX_BUDGET_SECONDS = 5.0
 #: Short enough to watch several lapses; the window is all the expiry task waits for.

@@ -1,4 +1,4 @@
-"""Every absolute link Encore sends starts with ENCORE_PUBLIC_URL (ui.md "Links sent by
+"""Every absolute link Encore sends starts with ENCORE_PUBLIC_URL (docs/spec/ui.md "Links sent by
 Encore"), and a recipient reads an e-mail's times in their own language."""
 
 import os

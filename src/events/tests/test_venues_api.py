@@ -1,5 +1,5 @@
 """Venues under `/organization-admin/{slug}/venues`; a capacity increase enqueues waitlist
-processing for the venue's future events (seed-tables.md, "Trigger sites")."""
+processing for the venue's future events (docs/spec/seed-tables.md, "Trigger sites")."""
 
 import uuid
 from collections.abc import Callable

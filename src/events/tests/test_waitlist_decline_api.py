@@ -1,4 +1,4 @@
-"""`POST /events/{event_id}/waitlist/decline` (api.md "Waitlist, second round"): the
+"""`POST /events/{event_id}/waitlist/decline` (docs/spec/api.md "Waitlist, second round"): the
 caller's live offer → EXPIRED with `declined_at`; 200 with the my-status body, whose
 `offer` is then null; 404 `no_live_offer` without one; 401 without a token; the event's
 404 for an event the caller may not see."""

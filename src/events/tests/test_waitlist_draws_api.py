@@ -1,6 +1,6 @@
 """GET /events/{event_id}/waitlist/draws[/{batch_id}]: who may read a lottery's records.
 
-Readers (api.md "Second round: precise points"): a queue member now, a past holder of
+Readers (docs/spec/api.md "Second round: precise points"): a queue member now, a past holder of
 an offer from one of the event's lottery batches, `invite_to_event` staff. Everyone
 else, anonymous callers included, gets the 404 an unknown event gets.
 """

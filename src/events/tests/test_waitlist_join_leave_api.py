@@ -1,6 +1,6 @@
 """`POST /events/{id}/waitlist/join` and `DELETE /events/{id}/waitlist/leave` (legacy queue).
 
-Join is checked in api.md's order: waitlist not open → 400 `waitlist_closed`; already
+Join is checked in docs/spec/api.md's order: waitlist not open → 400 `waitlist_closed`; already
 attending → 409 `already_attending`; already queued → 200; could register now → 409
 `capacity_available`; another gate refuses → 400 eligibility body; else 201.
 """

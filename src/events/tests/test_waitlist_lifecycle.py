@@ -1,4 +1,4 @@
-"""The seed's three lifecycle examples, as corrected in seed-tables.md, step by step.
+"""The seed's three lifecycle examples, as corrected in docs/spec/seed-tables.md, step by step.
 
 Time is moved with time-machine; every step goes through the real services and, where a
 user or an organiser acts, through the HTTP API. Celery runs eagerly, so each commit's

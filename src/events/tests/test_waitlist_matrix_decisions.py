@@ -1,4 +1,4 @@
-"""seed-tables.md configuration matrix, the rows where Encore does better than the seed: only
+"""docs/spec/seed-tables.md configuration matrix, the rows where Encore does better than the seed: only
 useful offers are made, deadlines hold, leaving and cancelling free the offer, cutoff
 offers reserve nothing, one seat per offer, and soft skips.
 """

@@ -1,4 +1,4 @@
-"""seed-tables.md "Configuration matrix", row by row: closed, legacy passive, open, batched
+"""docs/spec/seed-tables.md "Configuration matrix", row by row: closed, legacy passive, open, batched
 FIFO (with and without a cutoff) and lottery waitlists.
 
 Each matrix row is driven through the path that frees seats in real life (an RSVP change

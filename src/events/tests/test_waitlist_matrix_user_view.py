@@ -1,4 +1,4 @@
-"""seed-tables.md "What the user sees", row by row, read from GET /events/{id}/my-status; and
+"""docs/spec/seed-tables.md "What the user sees", row by row, read from GET /events/{id}/my-status; and
 what registering does to a queued member: every registration path takes them off the
 queue, and refusals speak the user's time.
 """

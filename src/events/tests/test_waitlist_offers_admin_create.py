@@ -1,4 +1,4 @@
-"""POST /event-admin/{event_id}/waitlist-offers (seed 000): staff make an offer to a queue
+"""POST /event-admin/{event_id}/waitlist-offers (docs/spec/waitlist-design.md): staff make an offer to a queue
 member, and what it refuses.
 """
 

@@ -1,4 +1,4 @@
-"""GET /event-admin/{event_id}/waitlist-offers (seed 000): the offers of an event, as staff
+"""GET /event-admin/{event_id}/waitlist-offers (docs/spec/waitlist-design.md): the offers of an event, as staff
 see them.
 """
 

@@ -1,4 +1,4 @@
-"""/event-admin/{event_id}/waitlist-offers (seed 000): revoking and reactivating an offer,
+"""/event-admin/{event_id}/waitlist-offers (docs/spec/waitlist-design.md): revoking and reactivating an offer,
 and what cancelling an event does to its offers.
 """
 

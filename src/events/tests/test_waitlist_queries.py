@@ -1,8 +1,8 @@
-"""Query budgets of the waitlist (quality.md): fixed, whatever the size of the queue.
+"""Query budgets of the waitlist (docs/spec/quality.md): fixed, whatever the size of the queue.
 
 Every count is what `CaptureQueriesContext` sees, savepoints included (each service owns
 its `transaction.atomic`, which is a savepoint inside the test's transaction; the
-processing pass's opens none: quality.md allows a1 five statements, it takes three). Data is
+processing pass's opens none: docs/spec/quality.md allows a1 five statements, it takes three). Data is
 built with `bulk_create` so the large cases stay cheap to set up.
 """
 

@@ -1,4 +1,4 @@
-"""The waitlist under contention, on PostgreSQL row locks (quality.md "Reliability"):
+"""The waitlist under contention, on PostgreSQL row locks (docs/spec/quality.md "Reliability"):
 concurrent processing passes create one batch, and claimers over RSVP and checkout (offer
 holders with reserved seats, cutoff offers, outsiders) never oversell. Racers run through
 the harness of waitlist_races_support.

@@ -1,4 +1,4 @@
-"""The waitlist under contention, on PostgreSQL row locks (quality.md "Reliability"): admin
+"""The waitlist under contention, on PostgreSQL row locks (docs/spec/quality.md "Reliability"): admin
 reactivations racing claims and each other neither deadlock nor oversell, and leave one
 pending offer per user. Racers run through the harness of waitlist_races_support.
 """

@@ -1,4 +1,4 @@
-"""The waitlist under contention, on PostgreSQL row locks (quality.md "Reliability"): the
+"""The waitlist under contention, on PostgreSQL row locks (docs/spec/quality.md "Reliability"): the
 sweeper racing claims on the same offers, and racing members leaving the queue, never
 deadlocks and leaves each offer claimed or expired. Racers run through the harness of
 waitlist_races_support.

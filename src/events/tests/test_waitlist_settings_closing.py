@@ -1,5 +1,5 @@
 """Closing the waitlist, by /event-admin/{event_id}/waitlist-settings and by the event PATCH
-alike (seed-tables.md "Closing by any path").
+alike (docs/spec/seed-tables.md "Closing by any path").
 """
 
 from datetime import timedelta

@@ -1,4 +1,4 @@
-"""The waitlist settings PATCH rows of seed-tables.md "Trigger sites": which settings changes
+"""The waitlist settings PATCH rows of docs/spec/seed-tables.md "Trigger sites": which settings changes
 send a processing pass for the event after the commit.
 """
 

@@ -1,4 +1,4 @@
-"""The offer state machine of seed 000: no other transition by any path. A claimed offer
+"""The offer state machine of docs/spec/waitlist-design.md: no other transition by any path. A claimed offer
 stays claimed, and only reactivate_admin_offer takes an expired or revoked offer back to
 pending.
 

@@ -1,4 +1,4 @@
-"""The offer state machine of seed 000: every allowed transition through its own path.
+"""The offer state machine of docs/spec/waitlist-design.md: every allowed transition through its own path.
 
 [*] → PENDING            process / create_admin_offer / reactivate_admin_offer
 PENDING → CLAIMED        RSVP YES, checkout, box office

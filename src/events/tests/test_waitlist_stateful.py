@@ -1,8 +1,8 @@
-"""The waitlist as a state machine (quality.md "Reliability, second round").
+"""The waitlist as a state machine (docs/spec/quality.md "Reliability, second round").
 
 Hypothesis drives the real services (joins with parties, leaves, declines, claims,
 cancellations, capacity changes, organiser revokes and reactivations, clock moves) on
-one event, and a small model of seed 000's rules predicts who should hold an offer.
+one event, and a small model of the waitlist design's rules predicts who should hold an offer.
 After every step the database must agree with the model and keep the invariants:
 
 - never oversold: the attendees' seats (1 + guests per YES) never exceed the capacity,
@@ -79,7 +79,7 @@ class ModelEntry:
 
 @dataclass
 class Model:
-    """Seed 000 as far as this machine drives it: one RSVP event, FIFO, no cutoff."""
+    """docs/spec/waitlist-design.md as far as this machine drives it: one RSVP event, FIFO, no cutoff."""
 
     capacity: int
     batch_size: int

@@ -1,4 +1,4 @@
-"""The organiser's waitlist statistics (issue 12 item 8): each bucket as api.md defines it,
+"""The organiser's waitlist statistics (issue 12 item 8): each bucket as docs/spec/api.md defines it,
 the claim rate and median, the queue-length samples written by joins and leaves, and a
 fixed number of queries. Permission denials are in test_admin_permission_matrix.py.
 """

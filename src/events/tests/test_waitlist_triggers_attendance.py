@@ -1,4 +1,4 @@
-"""seed-tables.md "Trigger sites", tickets and RSVPs: every path that frees a seat by
+"""docs/spec/seed-tables.md "Trigger sites", tickets and RSVPs: every path that frees a seat by
 cancelling a ticket or changing an RSVP sends `events.process_waitlist_for_event` with the
 event's id after its commit. Payment-provider callbacks and online checkout abandonment
 are seams of the out-of-scope online payments; their offline counterparts are here.

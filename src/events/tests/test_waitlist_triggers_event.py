@@ -1,4 +1,4 @@
-"""seed-tables.md "Trigger sites", the event: every change to the event that may allow a
+"""docs/spec/seed-tables.md "Trigger sites", the event: every change to the event that may allow a
 batch (more attendees or venue capacity, uncancelling or opening it, a new ticket tier)
 sends `events.process_waitlist_for_event` with the event's id after its commit; lowering
 the capacity or closing the event sends nothing. The settings-PATCH rows are tested with

@@ -1,4 +1,4 @@
-"""seed-tables.md "Trigger sites", the queue and the offers: every path that moves the queue
+"""docs/spec/seed-tables.md "Trigger sites", the queue and the offers: every path that moves the queue
 or ends an offer sends `events.process_waitlist_for_event` with the event's id after its
 commit. `dispatched` (conftest.py) records the sends instead of running them.
 """

@@ -1,4 +1,4 @@
-"""Shared builders and probes of the advanced-waitlist tests (seed 000).
+"""Shared builders and probes of the advanced-waitlist tests (docs/spec/waitlist-design.md).
 
 Time is frozen in most of these tests (`time_machine.travel(..., tick=False)`), so every
 row written in one step gets the same `created_at`; `queue_in_order` therefore spaces
@@ -28,7 +28,7 @@ Reason = WaitlistOffer.RevokedReason
 
 
 # -- events ----------------------------------------------------------------------------------
-#: Every field of the API's offer schema (api.md "Offer schema", plus `revoked_reason`).
+#: Every field of the API's offer schema (docs/spec/api.md "Offer schema", plus `revoked_reason`).
 OFFER_FIELDS = frozenset(
     {
         "id",

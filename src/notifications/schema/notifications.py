@@ -44,7 +44,7 @@ class PreferencesPatchSchema(Schema):
     """Only the fields sent change. Unknown fields or wrong types → 422.
 
     Channel and type names are plain strings here and checked by the service (400 with
-    `errors`), so an unknown name gets the field-validation answer api.md asks for.
+    `errors`), so an unknown name gets the field-validation answer docs/spec/api.md asks for.
     `type_settings` is merged per type; a type sent as null goes back to the defaults.
     """
 

@@ -5,7 +5,7 @@
    (`retry_of_attempt` equals the row's attempts), moves to `sending` with attempts + 1.
    A duplicate task finds the row no longer claimable and does nothing, so a dispatch or
    a message that runs twice never sends twice.
-2. Send with no transaction open and no lock held (domain.md: no network call under a lock).
+2. Send with no transaction open and no lock held (docs/spec/domain.md: no network call under a lock).
 3. Record the outcome: `sent` (sent_at), `failed` (error text), or `skipped` when there is
    nothing to deliver to any more. A transient failure asks for a retry, with exponential
    backoff or the wait the remote side named, until `MAX_ATTEMPTS` attempts were made.

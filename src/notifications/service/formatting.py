@@ -1,7 +1,7 @@
 """Helpers for senders that build a notification context.
 
 Every human time about an event is formatted in the **event's** timezone with its
-abbreviation (domain.md, "Notifications"); times not tied to one event use the user's
+abbreviation (docs/spec/domain.md, "Notifications"); times not tied to one event use the user's
 timezone. Senders store English values built with `format_in_zone` next to the ISO
 time::
 

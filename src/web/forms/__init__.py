@@ -1,4 +1,4 @@
-"""The account forms: plain Django forms whose labels are the accessible names of ui.md.
+"""The account forms: plain Django forms whose labels are the accessible names of docs/spec/ui.md.
 
 They only validate the shape of the input; the rules (password strength, address taken,
 log-in limits) stay in the accounts services, which the views call. The `autocomplete`

@@ -1,4 +1,4 @@
-"""The organiser's forms: the organisation and the event, labelled with ui.md's names.
+"""The organiser's forms: the organisation and the event, labelled with docs/spec/ui.md's names.
 
 They check the shape of the input only; the rules (schedule, venue of the organisation,
 slug taken, switching between RSVPs and tickets) stay in the services, whose refusals the

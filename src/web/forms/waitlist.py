@@ -1,4 +1,4 @@
-"""The waitlist settings form of the organiser's waitlist page (ui.md).
+"""The waitlist settings form of the organiser's waitlist page (docs/spec/ui.md).
 
 It only turns the page's fields into the API's values: the offer window is typed in
 hours, the cutoff as a local date and time in the zone the page shows. The values are

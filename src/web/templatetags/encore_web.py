@@ -42,8 +42,8 @@ def iso(moment: datetime | None) -> str:
 @register.filter
 def person(user: Any) -> SafeString:
     """A queue member or offer holder in a table row: the name (when there is one) and
-    the e-mail, which every row shows (ui.md). A filter, not an include: the waitlist
-    page has one per row (quality.md h2)."""
+    the e-mail, which every row shows (docs/spec/ui.md). A filter, not an include: the waitlist
+    page has one per row (docs/spec/quality.md h2)."""
     if user.display_name != user.email:
         return format_html(
             '<span class="person-name">{}</span> <span class="person-email">{}</span>',

@@ -1,6 +1,6 @@
 """Who may open a page: the pages' side of `events.selectors.access`.
 
-Signed-in pages send an anonymous visitor to the log-in page and back (ui.md). The
+Signed-in pages send an anonymous visitor to the log-in page and back (docs/spec/ui.md). The
 permission checks themselves are the admin API's (`access_event_admin`,
 `access_organization_admin`, …), called by the views; their `NotFound` and
 `PermissionDenied` become the 404 and 403 pages (`web.middleware`).

@@ -26,7 +26,7 @@ import django
 RACERS = 100
 RACE_SEATS = 10
 RACE_ATTENDEES = 10
-ROTATIONS = 10  # quality.md f1: median and max over 10 rotations
+ROTATIONS = 10  # docs/spec/quality.md f1: median and max over 10 rotations
 RESETS = 12
 
 

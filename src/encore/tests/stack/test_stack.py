@@ -1,4 +1,4 @@
-"""The production stack under load and faults (issue 9, quality.md "Reliability, second
+"""The production stack under load and faults (issue 9, docs/spec/quality.md "Reliability, second
 round"): gunicorn with 2 worker processes, a Celery worker on each queue (`critical`,
 `notify`, `bulk`), and beat, started with the commands of docs/operations.md on a private
 PostgreSQL and a private Redis (broker and cache), mail to an SMTP address the test
@@ -25,7 +25,7 @@ from .support import stopped, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker, pytest.mark.timeout(300)]
 
-#: quality.md f1: a seat frees → the next member's offer row is committed.
+#: docs/spec/quality.md f1: a seat frees → the next member's offer row is committed.
 F1_MEDIAN_SECONDS = 2.0
 F1_MAX_SECONDS = 5.0
 #: A request must answer well within a client's patience, whatever is down.

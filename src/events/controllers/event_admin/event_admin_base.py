@@ -1,7 +1,7 @@
 """The base of every `/event-admin/{event_id}` controller.
 
 `_event(event_id, permission)` is the one door: 404 when the event is invisible to the
-caller, 403 without the permission (api.md conventions). Sub-objects (RSVPs,
+caller, 403 without the permission (docs/spec/api.md conventions). Sub-objects (RSVPs,
 invitations, queue entries) are then fetched scoped to that event, so another event's
 id is a 404.
 """

@@ -1,4 +1,4 @@
-"""The advanced waitlist as organisers steer it, under /event-admin/{event_id} (seed 000).
+"""The advanced waitlist as organisers steer it, under /event-admin/{event_id} (docs/spec/waitlist-design.md).
 
 `manage_event` for everything but the offers list, which `invite_to_event` may read too
 (the same staff who see the queue). Every write is throttled and goes through one

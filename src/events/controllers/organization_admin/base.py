@@ -1,7 +1,7 @@
 """The base of every `/organization-admin/{slug}` controller.
 
 `_organization(slug, permission)` is the one door: 404 when the organisation is
-invisible to the caller, 403 without the permission (api.md conventions). Sub-objects
+invisible to the caller, 403 without the permission (docs/spec/api.md conventions). Sub-objects
 are then fetched scoped to that organisation, so another organisation's id is a 404.
 """
 

@@ -1,4 +1,4 @@
-"""Recurring series administration under /organization-admin/{slug} (seed 004).
+"""Recurring series administration under /organization-admin/{slug} (docs/spec/series-design.md).
 
 Creating needs `create_event`; deleting `delete_event_series`; everything else
 `edit_event_series`. A series of another organisation is a 404. The series PATCH is

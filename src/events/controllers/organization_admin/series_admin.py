@@ -1,4 +1,4 @@
-"""Listing and editing series under /organization-admin/{slug} (api.md "Series, second round").
+"""Listing and editing series under /organization-admin/{slug} (docs/spec/api.md "Series, second round").
 
 `GET .../event-series` needs `view_organization_details` (like the organisation's other
 lists); the PATCH needs `edit_event_series`. Another organisation's series is a 404. The

@@ -1,4 +1,4 @@
-"""The preview of a series change (api.md "Series, second round").
+"""The preview of a series change (docs/spec/api.md "Series, second round").
 
 `POST .../event-series/{id}/preview` takes the recurrence PATCH body and answers what the
 PATCH would do, writing nothing: the same planning function runs for both

@@ -1,4 +1,4 @@
-"""Extra dates and "this and following" of a recurring series (api.md "Series, second
+"""Extra dates and "this and following" of a recurring series (docs/spec/api.md "Series, second
 round"), under /organization-admin/{slug}/event-series/{id}.
 
 Every route needs `edit_event_series`; another organisation's series is a 404. Each

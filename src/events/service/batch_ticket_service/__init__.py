@@ -1,4 +1,4 @@
-"""Ticket sales: checkout of a cart and box-office sales (seed 000's `BatchTicketService`).
+"""Ticket sales: checkout of a cart and box-office sales (the waitlist design's `BatchTicketService`).
 
 Split by concept: `capacity` (the locked check), `tickets` (writing tickets, leaving
 the queue), `service` (the checkout flow).

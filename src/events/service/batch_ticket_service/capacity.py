@@ -1,11 +1,11 @@
-"""The locked capacity check of a ticket sale (seed 000: `assert_event_capacity`).
+"""The locked capacity check of a ticket sale (docs/spec/waitlist-design.md: `assert_event_capacity`).
 
 Only the ticket-specific part lives here: the event's seats are checked by the one
 capacity module (`events.eligibility.capacity.assert_capacity_locked`, as for RSVPs);
 what tickets add is the tiers' quantities. Runs inside the transaction that holds the
 Event row lock, so the numbers it reads are the authoritative ones, and it answers with
 the same refusal the gates give (`sold_out` for tiers), so a client sees one status and
-one `reason_code` for "no seat" whether the gate or the race decided (api.md).
+one `reason_code` for "no seat" whether the gate or the race decided (docs/spec/api.md).
 """
 
 import uuid

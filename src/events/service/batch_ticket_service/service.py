@@ -1,6 +1,6 @@
 """`BatchTicketService`: checkout of a cart (several tiers, several tickets each).
 
-The order of work is the point (domain.md **(fix)**):
+The order of work is the point (docs/spec/domain.md **(fix)**):
 
 1. validate the cart's shape (400, nothing touched);
 2. run the eligibility gates for the cart's total (cheap, unlocked, may be stale);
@@ -164,7 +164,7 @@ class BatchTicketService:
         )
         return written
 
-    # -- the waitlist's hooks (seed 000 names them on this class) --------------------------
+    # -- the waitlist's hooks (docs/spec/waitlist-design.md names them on this class) --------------------------
     def assert_event_capacity(self, seats: int, tiers: list[TicketTier]) -> LockedCheck:
         """The authoritative capacity check, under the Event lock (`capacity.py`); returns
         what it read, which the claim reuses."""

@@ -1,7 +1,7 @@
 """Writing tickets, and what a registration does to the user's place in the queue.
 
 Everything here runs inside the caller's transaction, after the Event row and the tier
-rows are locked (domain.md lock order), so counters move together with the rows they
+rows are locked (docs/spec/domain.md lock order), so counters move together with the rows they
 count.
 """
 
@@ -75,7 +75,7 @@ def claim_waitlist_offer_if_any(event: Event, user: User, check: LockedCheck | N
     """Claim the buyer's live waitlist offer, once per cart, inside the locked transaction.
 
     Fires on PENDING tickets too (offline payment): they already count toward capacity,
-    so an unclaimed offer would make the user hold two seats (seed 000). Also takes the
+    so an unclaimed offer would make the user hold two seats (docs/spec/waitlist-design.md). Also takes the
     user off the queue and nudges the processor when an offer was claimed.
     """
     return waitlist_service.claim_offer_for_registration(event, user.pk, check=check)

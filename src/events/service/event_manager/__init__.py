@@ -1,2 +1,2 @@
-"""The RSVP writer (`manager.EventManager`); the other modules are seed 000's paths of
+"""The RSVP writer (`manager.EventManager`); the other modules are the waitlist design's paths of
 the read side, which lives in `events.eligibility`."""

@@ -1,4 +1,4 @@
-"""Seed 000's path; the code lives in events.eligibility.enums."""
+"""The waitlist design's path; the code lives in events.eligibility.enums."""
 
 from events.eligibility.enums import Reasons
 

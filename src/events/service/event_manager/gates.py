@@ -1,4 +1,4 @@
-"""Seed 000's path; the code lives in events.eligibility.gates (the held count in .capacity)."""
+"""The waitlist design's path; the code lives in events.eligibility.gates (the held count in .capacity)."""
 
 from events.eligibility.capacity import held_offer_count as _pending_offer_count_for_check
 from events.eligibility.gates import AvailabilityGate

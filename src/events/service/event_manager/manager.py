@@ -1,6 +1,6 @@
 """`EventManager`: RSVPs, the registration path of RSVP events.
 
-Every write locks the Event row first (domain.md lock order), re-checks capacity under
+Every write locks the Event row first (docs/spec/domain.md lock order), re-checks capacity under
 the lock with the same rule the gate used, moves `attendee_count` in the same
 transaction, and leaves side effects (waitlist processing) for after the commit.
 """
@@ -131,7 +131,7 @@ class EventManager:
         capacity.assert_capacity_locked(self.event, self.user_id, seats, now=now, check=check)
 
     def _claim_active_offer(self, check: LockedCheck, now: datetime) -> None:
-        """Claim the user's live offer (PENDING → CLAIMED), leave the queue, nudge (seed 000)."""
+        """Claim the user's live offer (PENDING → CLAIMED), leave the queue, nudge (docs/spec/waitlist-design.md)."""
         waitlist_service.claim_offer_for_registration(
             self.event, self.user_id, check=check, now=now
         )

@@ -1,4 +1,4 @@
-"""Seed 000's path; the code lives in events.eligibility.pipeline."""
+"""The waitlist design's path; the code lives in events.eligibility.pipeline."""
 
 from events.eligibility.pipeline import EligibilityService
 

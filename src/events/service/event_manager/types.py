@@ -1,4 +1,4 @@
-"""Seed 000's path; the code lives in events.eligibility.types."""
+"""The waitlist design's path; the code lives in events.eligibility.types."""
 
 from events.eligibility.types import EventUserEligibility
 

@@ -1,6 +1,6 @@
 """A paid checkout: pending tickets that hold their seats, and a Stripe Checkout Session.
 
-Two steps, because Stripe is never called while a row lock is held (domain.md):
+Two steps, because Stripe is never called while a row lock is held (docs/spec/domain.md):
 
 1. `BatchTicketService.create_batch` sells the cart under its locks as for any tier
    (capacity, limits, the waitlist offer claimed); online tickets start PENDING, and in

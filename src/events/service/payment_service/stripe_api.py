@@ -1,6 +1,6 @@
 """The one place Encore talks to Stripe: the official client, built from settings.
 
-Every call is made outside any row lock (domain.md: no provider call while a lock is
+Every call is made outside any row lock (docs/spec/domain.md: no provider call while a lock is
 held) and on behalf of the organisation's connected account (`stripe_account`, ADR
 0026). `STRIPE_API_BASE` points the client at a local stub in tests; nothing else fakes
 it. `to_minor`/`to_major` are re-exported from `events.utils.money`.

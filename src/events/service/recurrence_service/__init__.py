@@ -1,8 +1,8 @@
-"""Recurring event series (seed 004): generation and series administration.
+"""Recurring event series (docs/spec/series-design.md): generation and series administration.
 
 One module per concept; this package re-exports the names its callers use, so
 `from events.service import recurrence_service; recurrence_service.generate_series_events`
-(seed 004's entry point) keeps working. Inside the package, modules import each other
+(the series design's entry point) keeps working. Inside the package, modules import each other
 directly, never through this file.
 
 | module | concept |
@@ -23,7 +23,7 @@ directly, never through this file.
 | `template_guard` | the event PATCH refuses a template's non-propagatable fields |
 
 Every administration function locks the series row first, then Event rows (pk order),
-per domain.md.
+per docs/spec/domain.md.
 """
 
 from events.series_errors import NotAnOccurrence, NotARecurringSeries

@@ -1,7 +1,7 @@
-"""Generation: the single way occurrences come into being (seed 004).
+"""Generation: the single way occurrences come into being (docs/spec/series-design.md).
 
 `generate_series_events` runs the seed's flowchart under Encore's decisions
-(seed-tables.md "Encore decisions for series"):
+(docs/spec/seed-tables.md "Encore decisions for series"):
 
 1. a cheap pre-check on the instance (active, has a rule and a template), no query;
 2. one transaction that starts by locking the EventSeries row (`lock_series`, the first
@@ -193,7 +193,7 @@ def _materialize_window(series: EventSeries, window: GenerationWindow) -> list[E
         Event.objects.filter(slots, event_series=series, is_template=False)
         .order_by()
         .values_list(Coalesce("scheduled_start", "start"), flat=True)
-    )  # one moment per row, unsorted: a rescan of 52 weeks reads 156 (quality.md c3)
+    )  # one moment per row, unsorted: a rescan of 52 weeks reads 156 (docs/spec/quality.md c3)
     skipped = exdate_instants(series) | {slot.astimezone(UTC) for slot in existing}
     wanted = [instant for instant in instants if instant not in skipped]
     if not wanted:

@@ -1,4 +1,4 @@
-"""Template edits and their propagation to the occurrences (seed-tables.md).
+"""Template edits and their propagation to the occurrences (docs/spec/seed-tables.md).
 
 Only PROPAGATABLE_FIELDS may change: schedule, status, slug, series fields, counters and
 tiers stay each occurrence's own. Fields are set as the event PATCH sets them
@@ -31,7 +31,7 @@ from events.service.recurrence_service.series_parts import template_of
 
 logger = logging.getLogger("encore.series")
 
-#: seed-tables.md: what a template edit may push onto its occurrences.
+#: docs/spec/seed-tables.md: what a template edit may push onto its occurrences.
 PROPAGATABLE_FIELDS = frozenset(
     {
         "name",

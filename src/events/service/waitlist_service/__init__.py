@@ -1,6 +1,6 @@
-"""The waitlist of seed 000: the queue, batched time-limited offers, and their lifecycle.
+"""The waitlist of docs/spec/waitlist-design.md: the queue, batched time-limited offers, and their lifecycle.
 
-Every writer here locks the Event row first (domain.md lock order), then the offer rows;
+Every writer here locks the Event row first (docs/spec/domain.md lock order), then the offer rows;
 side effects (processing passes, notifications) leave on commit. One module per concept
 (docs/architecture/waitlist.md, "Where things live"); this package re-exports the names
 callers use, so `waitlist_service.process_waitlist_for_event` keeps its seed path:

@@ -1,6 +1,6 @@
 """The organiser's overrides: offer a seat to a chosen member, reactivate, revoke.
 
-Each locks the Event row first, then the offer rows (domain.md lock order), and checks
+Each locks the Event row first, then the offer rows (docs/spec/domain.md lock order), and checks
 capacity itself: attendees + held seats + the member's party must fit, so an override
 never overcommits (an offer holds the whole party: `WaitlistOffer.seats`). An
 organiser's revoke soft-skips the user until reactivated or re-offered;
@@ -58,7 +58,7 @@ def _validated_deadline(event: Event, now: datetime, expires_at: datetime | None
 def _assert_room_for_party(
     event: Event, now: datetime, seats: int, tier_id: uuid.UUID | None = None
 ) -> None:
-    """Seed 000, in seats: attendees + seats held by live non-cutoff offers + the
+    """docs/spec/waitlist-design.md, in seats: attendees + seats held by live non-cutoff offers + the
     member's party must fit the effective capacity (a party is offered whole or not).
 
     Only where an offer is of use (`offers_are_useful`, an organiser's: no window

@@ -27,7 +27,7 @@ Status = WaitlistOffer.WaitlistOfferStatus
 def decline_offer(user: User, event: Event) -> None:
     """The caller's live offer → EXPIRED with `declined_at`; 404 `no_live_offer` if none.
 
-    Event row first, then the offer row (domain.md lock order), so a decline racing a
+    Event row first, then the offer row (docs/spec/domain.md lock order), so a decline racing a
     claim, the sweep or the expiry task ends in exactly one outcome. Only a live offer
     can be declined: one past its deadline has already lapsed (the sweep or the expiry
     task records it as such), and a claimed or revoked one is not the holder's to give

@@ -4,7 +4,7 @@ Every path that removes a queue entry writes the member's PENDING offer first (a
 expires it, a staff removal revokes it), lapsed ones included, then deletes the entry:
 offer rows before the queue row, in the hourly sweep's order, so the two never deadlock,
 and the entry's `post_delete` signal (`revoke_offer_of_removed_entry`) then finds nothing
-left to do. Each locks the Event row first (domain.md lock order).
+left to do. Each locks the Event row first (docs/spec/domain.md lock order).
 """
 
 import logging
@@ -50,7 +50,7 @@ class WaitlistJoin:
 def join_waitlist(
     user: User, event: Event, *, party_size: int = 1, tier_id: uuid.UUID | None = None
 ) -> WaitlistJoin:
-    """Queue the user and their party, checked in api.md's order; `created=False` when
+    """Queue the user and their party, checked in docs/spec/api.md's order; `created=False` when
     already queued (the entry keeps its party and tier).
 
     A party over the event's `waitlist_max_party_size` → 400 `party_too_large`; a tier on
@@ -153,7 +153,7 @@ def _expire_held_offer(event: Event, user: User) -> bool:
     """Expire the user's PENDING offer before the entry goes; True when one was.
 
     Expiring (not revoking) first makes the entry's post_delete revoke a no-op, and the
-    user leaves no soft-skip behind (seed 000, "Leaving the waitlist"). A lapsed offer
+    user leaves no soft-skip behind (docs/spec/waitlist-design.md, "Leaving the waitlist"). A lapsed offer
     the sweep has not reached yet is expired too: offer rows are written before the
     queue row, in the sweeper's order, so the two never deadlock.
     """

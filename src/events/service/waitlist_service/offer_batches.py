@@ -108,7 +108,7 @@ def insert_offers(
 
     Each offer holds the candidate's whole party. When every offer is for its entry's own
     tier (always on RSVP events) the compiled `INSERT ... SELECT` over the chosen entries
-    writes them (quality.md a1); a whole-event member served from a tier's seats needs
+    writes them (docs/spec/quality.md a1); a whole-event member served from a tier's seats needs
     that tier written in, so such a batch is built in Python. Returns the new offers' ids.
     """
     if all(candidate.tier_id == tier_id for candidate, tier_id in chosen):

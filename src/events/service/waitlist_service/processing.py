@@ -1,4 +1,4 @@
-"""A processing pass: the single place batches of offers are created (seed 000 flowchart).
+"""A processing pass: the single place batches of offers are created (docs/spec/waitlist-design.md flowchart).
 
 The pass locks the Event row, counts the free seats net of the seats live offers hold
 (and, for a ticketed event, what its tiers on sale can still sell), and offers the next
@@ -56,18 +56,18 @@ class WaitlistProcessingResult:
 
 @transaction.atomic(savepoint=False)
 def process_waitlist_for_event(event_id: uuid.UUID) -> WaitlistProcessingResult:
-    """Create the next batch of offers for the event if seats are free (seed 000 flowchart).
+    """Create the next batch of offers for the event if seats are free (docs/spec/waitlist-design.md flowchart).
 
     Serialised per event by the Event row lock, so concurrent passes create one batch:
     everything is read after the lock, by statements that see what earlier passes
     committed. A FIFO pass of an RSVP event costs the lock, one read of the queue's
     head that also sums the held seats, and one INSERT, whatever the length of the
-    queue (quality.md a1); a lottery pass reads the held seats on their own (a2); a
+    queue (docs/spec/quality.md a1); a lottery pass reads the held seats on their own (a2); a
     ticketed event adds its tiers and one head per tier on sale.
 
     No savepoint when called inside a transaction (a decline, an expiry at the deadline):
     no caller recovers from a failed pass but by rolling its own work back with it, and
-    the savepoint cost two of a pass's five round trips (quality.md a1).
+    the savepoint cost two of a pass's five round trips (docs/spec/quality.md a1).
     """
     try:
         event = lock_event(event_id)
@@ -115,7 +115,7 @@ def _lottery_pass(event: Event, room: int, now: datetime) -> WaitlistProcessingR
 
     The held seats on their own, then one read of the ring and one write of the offers
     with their draw records (`lottery.create_lottery_batch`), whatever the queue's length
-    (quality.md a2, a3).
+    (docs/spec/quality.md a2, a3).
     """
     seats = room - waitlist_selectors.held_seat_count(event.pk, now)
     if seats <= 0:

@@ -1,6 +1,6 @@
 """The hourly jobs: the sweep that expires lapsed offers, and the nudge.
 
-The sweep (minute 0) is one of domain.md's two documented single-statement exceptions
+The sweep (minute 0) is one of docs/spec/domain.md's two documented single-statement exceptions
 to the lock order: it only frees capacity. It writes offer rows, then their members'
 queue rows (the rotation), an order every path that removes a queue entry follows too.
 The nudge (minute 30) is the safety net for a processing pass lost on the way.
@@ -38,7 +38,7 @@ class ExpirySweep:
 def expire_waitlist_offers(now: datetime | None = None) -> ExpirySweep:
     """PENDING offers past their deadline → EXPIRED, in a fixed number of statements.
 
-    One of domain.md's two documented single-statement exceptions to the lock order: it
+    One of docs/spec/domain.md's two documented single-statement exceptions to the lock order: it
     only frees capacity. The members rotate behind the queue; each affected event gets one
     processing pass and, while it can still make offers, each user a
     `waitlist_offer_expired` notice, after commit.
@@ -80,7 +80,7 @@ def _expire_and_rotate_in_one_statement(stamp: datetime) -> dict[uuid.UUID, int]
 
     The UPDATE's RETURNING rows are exactly this sweep's offers, so the rotation joins
     them (a hash join, whatever the table's history) instead of finding expired offers
-    again by their stamp, which no index serves (quality.md b1: 10,000 offers).
+    again by their stamp, which no index serves (docs/spec/quality.md b1: 10,000 offers).
     """
     offers, queue = WaitlistOffer._meta.db_table, EventWaitList._meta.db_table
     sql = f"""

@@ -1,4 +1,4 @@
-"""Sign up, log out, log in: by role and name as in ui.md, with JavaScript on and off."""
+"""Sign up, log out, log in: by role and name as in docs/spec/ui.md, with JavaScript on and off."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""axe-core and the 375 px rule on the pages that hang off the main ones of ui.md.
+"""axe-core and the 375 px rule on the pages that hang off the main ones of docs/spec/ui.md.
 
 Each area's journeys check its main pages; these are the forms one click further (the
 series template and cadence forms, the new password form, sign-up's "Check your e-mail",

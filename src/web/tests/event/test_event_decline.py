@@ -1,4 +1,4 @@
-"""Declining on the pages (ui.md, event page row "holding a live offer"): the region's
+"""Declining on the pages (docs/spec/ui.md, event page row "holding a live offer"): the region's
 "Decline the offer" button, the offer e-mail's link to `/events/{id}/decline` (a GET
 that only asks), and the POST that declines; JavaScript off (plain forms)."""
 

@@ -1,4 +1,4 @@
-"""`/events/{id}`: the event's facts, the "Your status" region in each situation of ui.md,
+"""`/events/{id}`: the event's facts, the "Your status" region in each situation of docs/spec/ui.md,
 anonymous visitors, 404 for what the viewer may not see, and the polled partial."""
 
 from datetime import UTC, datetime, timedelta

@@ -1,4 +1,4 @@
-"""The event page tells a waiting viewer when an offer could come (ui.md, "on the
+"""The event page tells a waiting viewer when an offer could come (docs/spec/ui.md, "on the
 waitlist, waiting"): the honest ETA of my-status in words, in the viewer's zone, or why
 no time can be given."""
 

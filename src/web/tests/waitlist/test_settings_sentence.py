@@ -1,5 +1,5 @@
 """The sentence that says what the waitlist settings will do: every row of the
-configuration matrix (seed-tables.md), as the function says it and as the page shows it."""
+configuration matrix (docs/spec/seed-tables.md), as the function says it and as the page shows it."""
 
 from datetime import UTC, datetime, timedelta
 

@@ -1,1 +1,1 @@
-"""The event pages of ui.md (owned by one area; its routes are in `urls.py` here)."""
+"""The event pages of docs/spec/ui.md (owned by one area; its routes are in `urls.py` here)."""

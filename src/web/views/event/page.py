@@ -20,7 +20,7 @@ from events.selectors.event import get_public_event, seats_held
 from web.views.access import activate_viewer_zone
 from web.views.event.situation import Situation, situation_for
 
-#: How often the open page asks for the region (ui.md: a change shows within 10 s).
+#: How often the open page asks for the region (docs/spec/ui.md: a change shows within 10 s).
 STATUS_POLL_SECONDS = 5
 STATE_HEADER = "X-Encore-State"
 

@@ -1,8 +1,8 @@
-"""The viewer's situation at one event, as the "Your status" region shows it (ui.md).
+"""The viewer's situation at one event, as the "Your status" region shows it (docs/spec/ui.md).
 
 Read once from `events.selectors.my_status.my_event_status` (the eligibility pipeline
 and the viewer's RSVP, tickets, queue place and live offer, a fixed number of queries)
-and sorted into the rows of ui.md's situation table. No rule is decided here: who may
+and sorted into the rows of docs/spec/ui.md's situation table. No rule is decided here: who may
 register, who is full, what the next step is, all come from the pipeline; this only
 picks which row of the table to show.
 
@@ -61,7 +61,7 @@ class Situation:
         """The pipeline's reason; "not open" said as what the event's status means.
 
         The pipeline has one refusal for every status but open (`event_is_not_open`,
-        "not open yet", domain.md); on a closed or cancelled event that reads as if it
+        "not open yet", docs/spec/domain.md); on a closed or cancelled event that reads as if it
         were about to open, so the page names the status instead.
         """
         eligibility = self.eligibility
@@ -166,7 +166,7 @@ def tiers_on_sale(event: Event, now: datetime) -> tuple[TicketTier, ...]:
 
 
 def situation_for(user: AnyUser, event: Event, *, message: str = "") -> Situation:
-    """The row of ui.md's situation table this viewer is in."""
+    """The row of docs/spec/ui.md's situation table this viewer is in."""
     now = timezone.now()
     tiers = tiers_on_sale(event, now)
     if not is_authenticated(user):

@@ -1,4 +1,4 @@
-"""Routes of the attendee's event page (ui.md `/events/{event_id}`), included by `web.urls`.
+"""Routes of the attendee's event page (docs/spec/ui.md `/events/{event_id}`), included by `web.urls`.
 
 Everything lives under `/events/<uuid>/…`; the public series page
 (`/events/{org_slug}/series/{series_slug}`) belongs to the series area.

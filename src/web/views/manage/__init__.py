@@ -1,4 +1,4 @@
-"""The organiser's pages of ui.md (`/manage/...`): organisations, the event form, the
+"""The organiser's pages of docs/spec/ui.md (`/manage/...`): organisations, the event form, the
 event overview with its status changes, check-in and the attendee CSV.
 
 Every view is `@signed_in` first, then fetches through the admin API's access functions

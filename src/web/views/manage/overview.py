@@ -29,7 +29,7 @@ from events.service import admin_rsvp_service, event_service, ticket_admin_servi
 from web.views.access import signed_in, viewer_zone
 from web.views.manage import is_refusal
 
-#: The status buttons of ui.md, in the order shown: (target status, button name).
+#: The status buttons of docs/spec/ui.md, in the order shown: (target status, button name).
 BUTTONS = (
     (Event.Status.OPEN, pgettext_lazy("event action", "Open")),
     (Event.Status.CLOSED, gettext_lazy("Close")),

@@ -1,4 +1,4 @@
-"""Routes of the manage pages (ui.md), included by `web.urls`.
+"""Routes of the manage pages (docs/spec/ui.md), included by `web.urls`.
 
 `/manage/events/…` and `/manage/organizations/new` come before `/manage/<org_slug>`, so an
 organisation slug never shadows them (the waitlist and series areas add their own

@@ -1,1 +1,1 @@
-"""The me pages of ui.md (owned by one area; its routes are in `urls.py` here)."""
+"""The me pages of docs/spec/ui.md (owned by one area; its routes are in `urls.py` here)."""

@@ -1,4 +1,4 @@
-"""Routes of the me pages (ui.md), included by `web.urls`.
+"""Routes of the me pages (docs/spec/ui.md), included by `web.urls`.
 
 `/password-reset/sent` and `/password-reset/done` (one path segment) never collide with
 the link's `/password-reset/<uidb64>/<token>` (two).

@@ -1,1 +1,1 @@
-"""The series pages of ui.md (owned by one area; its routes are in `urls.py` here)."""
+"""The series pages of docs/spec/ui.md (owned by one area; its routes are in `urls.py` here)."""

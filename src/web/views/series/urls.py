@@ -1,4 +1,4 @@
-"""Routes of the series pages (ui.md), included by `web.urls`."""
+"""Routes of the series pages (docs/spec/ui.md), included by `web.urls`."""
 
 from django.urls import URLPattern, path
 

@@ -1,1 +1,1 @@
-"""The organiser's waitlist page of ui.md (its routes are in `urls.py` here)."""
+"""The organiser's waitlist page of docs/spec/ui.md (its routes are in `urls.py` here)."""

@@ -1,4 +1,4 @@
-"""`/manage/events/{event_id}/waitlist`: the organiser's waitlist page (ui.md).
+"""`/manage/events/{event_id}/waitlist`: the organiser's waitlist page (docs/spec/ui.md).
 
 The same doors as the admin API: the page (queue and offers lists) needs
 `invite_to_event`, like `GET .../waitlist` and `GET .../waitlist-offers`; the settings

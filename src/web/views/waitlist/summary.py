@@ -1,4 +1,4 @@
-"""What the chosen waitlist settings will do, in one or two sentences (seed-tables.md
+"""What the chosen waitlist settings will do, in one or two sentences (docs/spec/seed-tables.md
 "Configuration matrix" in words), for the organiser's waitlist page.
 
 `describe_settings` is pure: it reads the five settings and the event's start, so the
@@ -15,7 +15,7 @@ from common.human_time import format_human
 
 @dataclass(frozen=True)
 class WaitlistSettings:
-    """The Event fields that configure the waitlist (seed-tables.md, issue 12 parties)."""
+    """The Event fields that configure the waitlist (docs/spec/seed-tables.md, issue 12 parties)."""
 
     waitlist_open: bool
     waitlist_time_window: timedelta | None

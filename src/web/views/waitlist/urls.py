@@ -1,4 +1,4 @@
-"""Routes of the organiser's waitlist page (ui.md), included by `web.urls`."""
+"""Routes of the organiser's waitlist page (docs/spec/ui.md), included by `web.urls`."""
 
 from django.urls import URLPattern, path
 

@@ -1,4 +1,4 @@
-"""The organiser's series journeys in Chromium, by role and name (ui.md)."""
+"""The organiser's series journeys in Chromium, by role and name (docs/spec/ui.md)."""
 
 from datetime import date, timedelta
 from typing import Any
