@@ -89,7 +89,8 @@ class TestDetail:
         assert (body["max_attendees"], body["effective_capacity"]) == (50, 40)
         assert (body["attendee_count"], body["seats_held"]) == (4, 0)
         assert body["waitlist_open"] is True and body["requires_ticket"] is False
-        assert body["waitlist_time_window"] == "PT2H"  # docs/spec/api.md's durations, as the settings form
+        # docs/spec/api.md's durations, as the settings form
+        assert body["waitlist_time_window"] == "PT2H"
         assert (body["event_series_id"], body["occurrence_index"], body["is_modified"]) == (
             str(series.pk),
             3,
