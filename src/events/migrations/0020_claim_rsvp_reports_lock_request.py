@@ -3,17 +3,15 @@
 The bench (docs/spec/quality.md e1) takes a holder's tenure from its successor's grant, which is
 only the holder's release when the successor was already blocked on the lock: the moment
 it asked for it says so. The result type changes, so the function is dropped and created
-again (`events/sql/claim_rsvp.sql` drops it first). PostgreSQL only.
+again from the frozen `sql/0020_claim_rsvp.sql`. PostgreSQL only.
 """
 
 from django.db import migrations
 
-from events.migrations._claim_function import replace_function
+from events.migrations._claim_function import install
 
 
 class Migration(migrations.Migration):
     dependencies = [("events", "0019_queue_unique_user_first")]
 
-    operations = [
-        migrations.RunPython(replace_function, migrations.RunPython.noop, elidable=False)
-    ]
+    operations = [install("0020_claim_rsvp.sql", previous="0018_claim_rsvp.sql")]

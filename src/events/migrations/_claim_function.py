@@ -1,16 +1,38 @@
-"""What the migrations that re-apply `events/sql/claim_rsvp.sql` share (0016-0018, 0020).
+"""Installing the claim function's frozen SQL (the migrations 0012-0020 that carry one).
+
+Each migration that installs `encore_claim_rsvp` carries the text it installed, frozen in
+`migrations/sql/<its number>_claim_rsvp.sql`: replaying the migrations installs what each
+one installed, whatever `events/sql/claim_rsvp.sql` says today. A change to the function
+is a new migration with a new frozen copy; the newest copy is the file's text
+(`events/tests/test_claim_function_sql.py` fails otherwise, and compares it with the
+function in the database).
 
 The leading underscore keeps Django's migration loader from taking this for a migration.
-The file is read at migration time, so every one of them applies the current text:
-harmless: the file drops the function and creates it again, the same for all of them.
+PostgreSQL only: SQLite has no functions and keeps the Python path.
 """
 
 from pathlib import Path
 
-SQL = Path(__file__).resolve().parent.parent / "sql" / "claim_rsvp.sql"
+from django.db import migrations
+
+FROZEN = Path(__file__).resolve().parent / "sql"
+DROP = (
+    "DROP FUNCTION IF EXISTS encore_claim_rsvp(uuid, uuid, uuid, integer, timestamptz);"
+    " DROP FUNCTION IF EXISTS encore_capacity_limit(integer, integer);"
+)
 
 
-def replace_function(apps, schema_editor):
-    """Drop and create the claim function from the file (PostgreSQL only; SQLite has none)."""
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(SQL.read_text())
+def _run(name):
+    def run(apps, schema_editor):
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(DROP)
+            if name is not None:
+                schema_editor.execute((FROZEN / name).read_text())
+
+    return run
+
+
+def install(name, previous):
+    """Drop the function and create it from the frozen `name`; reversed, from `previous`
+    (None: the migration that first created it, reversed, leaves none)."""
+    return migrations.RunPython(_run(name), _run(previous), elidable=False)

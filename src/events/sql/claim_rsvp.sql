@@ -43,7 +43,7 @@
 -- finished_at are the server's clock (the bench reads them; requested_at and locked_at
 -- are NULL when no lock was taken).
 -- Dropped first: a new version may change the result type, which CREATE OR REPLACE refuses
--- (every migration that applies this file applies its current text).
+-- (each migration that installs it carries its own frozen copy, migrations/sql/).
 DROP FUNCTION IF EXISTS encore_claim_rsvp(uuid, uuid, uuid, integer, timestamptz);
 CREATE FUNCTION encore_claim_rsvp(
     p_event uuid, p_user uuid, p_rsvp uuid, p_guests integer, p_now timestamptz
@@ -149,8 +149,7 @@ BEGIN
                 'attendee_count', attendee_count, 'effective_capacity', v_cap,
                 'held', held, 'on_waitlist', on_waitlist,
                 'pending_offer_id', pending_offer_id, 'arrived_at', arrived_at,
-                'requested_at', requested_at, 'locked_at', locked_at,
-                'finished_at', clock_timestamp())::text;
+                'requested_at', requested_at, 'locked_at', locked_at, 'finished_at', clock_timestamp())::text;
         END IF;
     END IF;
 

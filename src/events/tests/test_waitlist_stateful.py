@@ -42,7 +42,7 @@ from common.errors import EncoreError
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.event import seats_held
-from events.service import event_service, waitlist_service
+from events.service import claim_function, event_service, waitlist_service
 from events.service.event_manager.manager import EventManager
 from events.service.waitlist_service.party_fit import fit_batch
 from events.tests.factories import make_event, make_org
@@ -383,17 +383,40 @@ class WaitlistMachine(RuleBasedStateMachine):
         assert actual == self.model.live(self.now)
 
 
+MACHINE_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    stateful_step_count=STEPS,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
 @pytest.mark.django_db
 def test_the_waitlist_keeps_its_invariants_under_any_sequence_of_steps() -> None:
-    run_state_machine_as_test(
-        WaitlistMachine,
-        settings=settings(
-            max_examples=EXAMPLES,
-            stateful_step_count=STEPS,
-            deadline=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        ),
-    )
+    """Inside the test's transaction: every claim takes the Python path."""
+    run_state_machine_as_test(WaitlistMachine, settings=MACHINE_SETTINGS)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_invariants_hold_through_the_sql_claim(sent_tasks, monkeypatch) -> None:
+    """No transaction around the steps, so a new YES is claimed by the SQL function
+    (`claim_function.claim_new_rsvp`, docs/spec/quality.md "Reliability"): the same
+    model and invariants as above hold for the rule written in SQL. Tasks are recorded,
+    not run, so the processing passes are the machine's own, as above."""
+    claimed_in_sql = []
+
+    def counting(*args, **kwargs):
+        rsvp = real(*args, **kwargs)
+        claimed_in_sql.append(rsvp is not None)
+        return rsvp
+
+    real = claim_function.claim_new_rsvp
+    monkeypatch.setattr(claim_function, "claim_new_rsvp", counting)
+
+    run_state_machine_as_test(WaitlistMachine, settings=MACHINE_SETTINGS)
+
+    assert any(claimed_in_sql), "no claim went through the SQL function"
 
 
 def test_the_model_offers_a_freed_seat_to_the_head_of_the_queue() -> None:
