@@ -31,10 +31,9 @@ from django.utils import timezone
 from common import metrics
 from common.timezones import get_zone
 from events.eligibility.enums import NextStep, Reasons
+from events.eligibility.refusals import EligibilityRefused
 from events.eligibility.types import EventUserEligibility
-from events.errors import EligibilityRefused
 from events.models import Event, Invitation
-from events.selectors import waitlist as waitlist_selectors
 from events.selectors.locked_check import LockedCheck, locked_check, refusal_details
 from events.selectors.waitlist import QueueStanding
 
@@ -75,21 +74,6 @@ class SeatState:
             and requested <= without_holds
             and not self.has_room(requested)
         )
-
-
-def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -> int:
-    """Seats held by live, non-cutoff waitlist offers of other users (one SUM).
-
-    An offer holds its party's seats (`WaitlistOffer.seats`), so this sums seats, not
-    offers. The caller's own offer is reserved *for* them, so it is netted out: a party
-    claiming with more seats than its offer holds needs free room for the difference
-    only, and with fewer frees the rest. A cutoff offer never reserves, so nobody's
-    cutoff offer counts (docs/spec/waitlist-design.md, docs/spec/domain.md fix).
-    """
-    held = waitlist_selectors.held_offers(event_id, timezone.now())
-    if excluding_user_id is not None:
-        held = held.exclude(user_id=excluding_user_id)
-    return waitlist_selectors.held_seats_of(held)
 
 
 # -- the refusal (shared by the gate and the locked check) ------------------------------

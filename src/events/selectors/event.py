@@ -28,7 +28,6 @@ from django.utils import timezone
 
 from common.compiled_query import CompiledInstances, Param
 from common.errors import NotFound
-from events.eligibility import capacity
 from events.models import Event, OrganizationStaff
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.access import (
@@ -44,7 +43,7 @@ from events.selectors.access import (
 def held_seats_expression(now: datetime | None = None) -> Expression:
     """Seats held by live waitlist offers, as an annotation on Event rows.
 
-    Same meaning as `capacity.held_offer_count(event_id, None)`: live, non-cutoff offers
+    Same meaning as `waitlist_selectors.held_offer_count(event_id, None)`: live, non-cutoff offers
     (`waitlist_selectors.held_offers`), so an offer past `expires_at` that the sweeper has
     not reached yet holds nothing. A correlated SUM of their seats inside the page query: no query
     per row.
@@ -58,7 +57,7 @@ def seats_held(event: Event) -> int:
     annotated = getattr(event, "seats_held_annotation", None)
     if annotated is not None:
         return int(annotated)
-    return capacity.held_offer_count(event.pk, None)
+    return waitlist_selectors.held_offer_count(event.pk, None)
 
 
 def viewer_is_staff_expression(user: AnyUser) -> Expression:

@@ -270,3 +270,18 @@ def own_live_offer_seats(event_id: uuid.UUID, user_id: uuid.UUID, now: datetime)
 def next_batch_at(event_id: uuid.UUID, now: datetime) -> datetime | None:
     """Earliest expiry among the seats currently held: when the next batch may go out."""
     return held_offers(event_id, now).aggregate(first=Min("expires_at"))["first"]
+
+
+def held_offer_count(event_id: uuid.UUID, excluding_user_id: uuid.UUID | None) -> int:
+    """Seats held by live, non-cutoff waitlist offers of other users (one SUM).
+
+    An offer holds its party's seats (`WaitlistOffer.seats`), so this sums seats, not
+    offers. The caller's own offer is reserved *for* them, so it is netted out: a party
+    claiming with more seats than its offer holds needs free room for the difference
+    only, and with fewer frees the rest. A cutoff offer never reserves, so nobody's
+    cutoff offer counts (docs/spec/waitlist-design.md, docs/spec/domain.md fix).
+    """
+    held = held_offers(event_id, timezone.now())
+    if excluding_user_id is not None:
+        held = held.exclude(user_id=excluding_user_id)
+    return held_seats_of(held)

@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from events.errors import EligibilityRefused
+from events.eligibility.refusals import EligibilityRefused
 from events.models import Invitation, Ticket
 from events.service import cancellation_service
 from events.service.batch_ticket_service.capacity import assert_event_capacity

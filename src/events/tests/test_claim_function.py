@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
 from common.tests.racing import a_backend_waits_on_a_lock
-from events.errors import EligibilityRefused
+from events.eligibility.refusals import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, Invitation, Venue, WaitlistOffer
 from events.service import claim_function
 from events.service.event_manager.manager import EventManager

@@ -24,7 +24,7 @@ from accounts.models import User
 from accounts.tests.factories import make_user
 from common.compiled_query import CompiledWrite, Param, expanded
 from events.eligibility import capacity
-from events.errors import EligibilityRefused
+from events.eligibility.refusals import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
 from events.service.event_manager.manager import EventManager
 from events.tests.factories import fill_with_rsvps

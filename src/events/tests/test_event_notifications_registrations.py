@@ -15,7 +15,7 @@ from django.core import mail
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.errors import EligibilityRefused
+from events.eligibility.refusals import EligibilityRefused
 from events.models import Event, Ticket
 from events.service import admin_rsvp_service, cancellation_service, ticket_admin_service
 from events.service.batch_ticket_service import BatchTicketService, CartItem

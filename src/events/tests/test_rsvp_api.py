@@ -6,8 +6,8 @@ from django.core.cache import cache
 from accounts.tests.factories import make_user
 from common.api import WriteThrottle
 from events.eligibility.pipeline import EligibilityService
+from events.eligibility.refusals import EligibilityRefused
 from events.eligibility.types import EventUserEligibility
-from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP, EventWaitList
 from events.service.event_manager.manager import EventManager
 from events.tests.attendance_builders import attendee_count, invite, queue, yes_count

@@ -14,9 +14,9 @@ import pytest
 import time_machine
 
 from accounts.models import User
-from events.eligibility import eta as eta_rules
 from events.models import Event, WaitlistOffer
 from events.selectors import waitlist_eta
+from events.selectors import waitlist_eta_rules as eta_rules
 from events.service.waitlist_service import expire_waitlist_offers, process_waitlist_for_event
 from events.tests.waitlist_builders import (
     START,

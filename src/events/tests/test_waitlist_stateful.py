@@ -404,7 +404,7 @@ def test_the_invariants_hold_through_the_sql_claim(sent_tasks, monkeypatch) -> N
     (`claim_function.claim_new_rsvp`, docs/spec/quality.md "Reliability"): the same
     model and invariants as above hold for the rule written in SQL. Tasks are recorded,
     not run, so the processing passes are the machine's own, as above."""
-    claimed_in_sql = []
+    claimed_in_sql: list[bool] = []
 
     def counting(*args, **kwargs):
         rsvp = real(*args, **kwargs)

@@ -13,6 +13,7 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, WriteThrottle, error_responses
+from events.eligibility.my_status import MyEventStatus, my_event_status
 from events.models import EventRSVP
 from events.schema.attendance import (
     EligibilityErrorSchema,
@@ -23,7 +24,6 @@ from events.schema.attendance import (
     WaitlistJoinBodySchema,
 )
 from events.selectors.event import get_participation_event
-from events.selectors.my_status import MyEventStatus, my_event_status
 from events.service import waitlist_service
 from events.service.event_manager.manager import EventManager
 

@@ -29,8 +29,8 @@ from common.errors import InvalidInput
 from events.eligibility.capacity import refusals_detailed_after_release
 from events.eligibility.enums import Reasons
 from events.eligibility.pipeline import EligibilityService
+from events.eligibility.refusals import EligibilityRefused
 from events.eligibility.types import EventUserEligibility
-from events.errors import EligibilityRefused
 from events.models import Event, Ticket, TicketTier
 from events.selectors import waitlist as waitlist_selectors
 from events.selectors.locked_check import LockedCheck

@@ -16,8 +16,8 @@ from common.errors import InvalidInput
 from events.eligibility import capacity
 from events.eligibility.enums import Reasons
 from events.eligibility.pipeline import EligibilityService
+from events.eligibility.refusals import EligibilityRefused
 from events.eligibility.types import EventUserEligibility
-from events.errors import EligibilityRefused
 from events.models import Event, EventRSVP
 from events.models.rsvp import RSVP_GUESTS_MAX
 from events.selectors.locked_check import LockedCheck, locked_check

@@ -19,7 +19,7 @@ from accounts.models import User
 from common.errors import InvalidInput, NotFound
 from events.eligibility.enums import CAPACITY_REASON_CODES
 from events.eligibility.pipeline import EligibilityService
-from events.errors import EligibilityRefused
+from events.eligibility.refusals import EligibilityRefused
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
 from events.selectors import waitlist as waitlist_selectors
 from events.service.locks import lock_event
