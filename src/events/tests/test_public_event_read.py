@@ -1,5 +1,5 @@
 """`get_public_event` (the event page, `GET /events/{id}`) is a compiled statement (ADR
-0028 addendum): it must answer what the ORM's `with_public_fields(visible_events(...))`
+0032): it must answer what the ORM's `with_public_fields(visible_events(...))`
 answers, for every kind of viewer, and keep refusing the events they may not see."""
 
 from datetime import timedelta
