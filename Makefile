@@ -7,7 +7,7 @@ UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 PY := $(CURDIR)/.venv/bin/python
 MANAGE := cd src && $(PY) manage.py
 
-.PHONY: run test install lint bench migrate demo serve clean
+.PHONY: run test install lint bench migrate demo serve clean contract
 
 $(CURDIR)/.tools/bin/uv:
 	python3 -m venv $(CURDIR)/.tools
@@ -25,9 +25,12 @@ node_modules/.package-lock.json: package.json package-lock.json
 run: install
 	@bash scripts/run.sh
 
-## The whole suite: PostgreSQL when DATABASE_URL is set, else SQLite.
+## The whole suite: PostgreSQL when DATABASE_URL is set, else SQLite. TEST_PROCESSES test
+## processes share it (pytest-xdist, one test database and Redis database range each; a
+## file's tests stay together, and so do the groups marked `xdist_group`).
+TEST_PROCESSES ?= 3
 test: install node_modules/.package-lock.json
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_PROCESSES) --dist loadgroup $(PYTEST_ARGS)
 
 ## Every checker runs even when an earlier one fails, so one CI pass shows all problems.
 lint: install
@@ -37,6 +40,13 @@ lint: install
 	echo "mypy src bench"; $(PY) -m mypy src bench || status=1; \
 	echo "lint-imports (the layering contract)"; (cd src && $(CURDIR)/.venv/bin/lint-imports --no-cache $(CURDIR)/pyproject.toml) || status=1; \
 	exit $$status
+
+## Regenerate docs/spec/openapi.json and docs/spec/routes.txt (test_contract_snapshots
+## compares the served ones with them): only when a change means to alter the contract.
+contract: install
+	cd src && DJANGO_SETTINGS_MODULE=encore.pytest_settings $(PY) -c "import django; django.setup(); \
+	from encore.tests.test_contract_snapshots import OPENAPI, ROUTES, openapi_text, routes_text; \
+	OPENAPI.write_text(openapi_text()); ROUTES.write_text(routes_text())"
 
 bench: install
 	$(PY) -m bench

@@ -17,8 +17,27 @@ from common.tests.dispatch_recorder import sent_tasks
 __all__ = ["sent_tasks"]  # a fixture, imported for pytest
 
 
+#: Tests that start processes, a worker or a browser, or run for minutes.
+LONG_MARKERS = ("long", "own_processes", "worker", "browser")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that need PostgreSQL are skipped on SQLite, with the reason (never on the PG run)."""
+    """A file's tests share one test process; PostgreSQL-only tests skip on SQLite.
+
+    Under `make test` (pytest-xdist, `--dist loadgroup`) each file is a group, so its
+    module fixtures (a private stack, a browser) start once; a test marked
+    `xdist_group(name)` keeps its own group instead (a long file split over processes,
+    or files that must share one). Tests that need PostgreSQL are skipped on SQLite, with
+    the reason (never on the PostgreSQL run).
+    """
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    # Longest first: groups are handed out in this order, so the files that start
+    # processes or a browser do not all land at the end of the run, with one test process
+    # busy and the others idle.
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG_MARKERS))
     if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         return
     skip = pytest.mark.skip(

@@ -15,3 +15,8 @@ os.environ["DJANGO_DEBUG"] = "true"
 os.environ.setdefault("DJANGO_SECRET_KEY", f"test-run-{secrets.token_urlsafe(48)}")
 
 from encore.settings import *  # noqa: F403
+
+# pytest-django runs every test with DEBUG off, and whitenoise then indexes every static
+# file each time a test client builds its middleware (once per client: most tests make
+# one or more). Autorefresh looks a file up when it is asked for, as `make run` does.
+WHITENOISE_AUTOREFRESH = True

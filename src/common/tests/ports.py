@@ -5,7 +5,21 @@ CI neighbour); a port the kernel handed out a moment ago is free unless somethin
 binds it in between, which is what "ephemeral" makes unlikely.
 """
 
+import os
 import socket
+
+#: pytest-xdist runs at most this many test processes (`make test`'s TEST_PROCESSES).
+MAX_PROCESSES = 4
+
+
+def process_index() -> int:
+    """0 for a plain run, N for pytest-xdist's test process gwN: what a test process uses
+    to take its own share of a resource the machine has one of (ports, Redis databases)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    index = int(worker[2:]) if worker.startswith("gw") else 0
+    if index >= MAX_PROCESSES:
+        raise RuntimeError(f"test process {worker}: at most {MAX_PROCESSES} share the machine")
+    return index
 
 
 def free_port(host: str = "127.0.0.1") -> int:

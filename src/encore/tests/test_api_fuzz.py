@@ -41,7 +41,7 @@ from notifications.service import inbox
 __all__ = ["api_json", "world"]  # fixtures, imported for pytest
 
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+pytestmark = [pytest.mark.postgres, pytest.mark.long, pytest.mark.django_db]
 
 
 def test_every_operation_keeps_the_contract_for_anonymous_callers(

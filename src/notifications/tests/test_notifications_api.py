@@ -44,7 +44,7 @@ def ids(response) -> list[str]:
     [
         ("get", "/notifications"),
         ("get", "/notifications/unread-count"),
-        ("post", f"/notifications/{uuid.uuid4()}/mark-read"),
+        ("post", f"/notifications/{uuid.UUID(int=1)}/mark-read"),
         ("post", "/notifications/mark-all-read"),
     ],
 )

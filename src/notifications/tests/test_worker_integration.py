@@ -8,7 +8,6 @@ import sys
 import tempfile
 import time
 import uuid
-import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ import redis
 from django.db import connection, transaction
 
 from accounts.models import User
+from common.tests.redis_url import redis_broker_url
 from encore.celery import app as celery_app
 from notifications.models import Notification, NotificationDelivery, NotificationPreference
 from notifications.signals import notification_requested
@@ -32,16 +32,8 @@ WORKER_TIMEOUT_SECONDS = 60
 
 
 def broker_url() -> str:
-    """The run's Redis broker if it names one (CI does), else a database of our own.
-
-    The database number comes from the test database name, so parallel runs with their
-    own databases do not share a queue (a worker of another run would take our message).
-    """
-    configured = os.environ.get("CELERY_BROKER_URL", "")
-    if configured.startswith("redis://"):
-        return configured
-    number = zlib.crc32(str(connection.settings_dict["NAME"]).encode()) % 15 + 1
-    return f"redis://127.0.0.1:6379/{number}"
+    """This test process's broker database (`common.tests.redis_url.redis_broker_url`)."""
+    return redis_broker_url(str(connection.settings_dict["NAME"]))
 
 
 def require_redis(url: str) -> None:

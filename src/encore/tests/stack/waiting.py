@@ -9,10 +9,14 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from common.tests.ports import MAX_PROCESSES, process_index
+
 HOST = "127.0.0.1"
 
-#: The stack test's own ports (ask the coordinator before widening the range).
-PORTS = range(18700, 18800)
+#: The stack test's own ports (ask the coordinator before widening the range), split
+#: between the test processes of a parallel run so two never hand out the same one.
+_SHARE = 100 // MAX_PROCESSES
+PORTS = range(18700 + _SHARE * process_index(), 18700 + _SHARE * (process_index() + 1))
 _handed_out: set[int] = set()
 _ports_lock = threading.Lock()
 
