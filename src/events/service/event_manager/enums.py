@@ -1,5 +1,5 @@
 """The waitlist design's path; the code lives in events.eligibility.enums."""
 
-from events.eligibility.enums import Reasons
+from events.eligibility.enums import NextStep, Reasons
 
-__all__ = ["Reasons"]
+__all__ = ["NextStep", "Reasons"]
