@@ -10,10 +10,9 @@ range beside it, measured from outside the code it measures:
   blocked on it when that one released it, so it is granted at the release, and the time
   between the two grants is the previous holder's whole tenure (its body, its deferred
   constraint checks, its COMMIT and the hand-over). Only such contended pairs count, and
-  the row says how many there were. (Until 2026-12-03 a pair counted when the successor
-  had merely arrived before the grant: once wins stopped flushing under the lock, most
-  successors were still reading their snapshot then, and their own pre-lock work landed
-  in the holder's figure);
+  the row says how many there were. A successor that had merely arrived before the grant
+  does not count: it may still be reading its snapshot then, and its own pre-lock work
+  would land in the holder's figure (the earlier way of counting: docs/bench.md, e1);
 - a claim on the Python path: on the racer's own connection an execute wrapper stamps
   the moment the first `... FOR UPDATE` on `events_event` returns, and wrappers around
   the connection's `_commit`/`_rollback` stamp the moment COMMIT or ROLLBACK returns.

@@ -51,7 +51,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True)
 def _test_settings(settings: Any) -> None:
     settings.THROTTLE_ENABLED = False
-    # Full-strength hashing costs ~0.3-1 s per user on CI; tests need no real secrecy.
+    # Full-strength hashing is slow by design and every test user pays it; tests need no
+    # real secrecy.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CELERY_TASK_ALWAYS_EAGER = True

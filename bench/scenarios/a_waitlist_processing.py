@@ -6,12 +6,12 @@ the head of the queue off the `waitlist_selection_order` index; the lottery read
 arcs after its seeded start point off the `waitlist_lottery_ring` index and records
 its draw (ADR 0018), so a3 should cost what a2 costs.
 
-Between runs nothing but the savepoint's rollback (docs/spec/quality.md's method). Until 2026-12-03
-a VACUUM ANALYZE ran there too: a VACUUM that cleans the offers table (the 50 rows a
-rolled-back run leaves dead) invalidates the plans of every prepared statement reading
-it, so each timed pass planned its ring read again (about 1.2-1.5 ms of a3's 7-9 ms),
-which a worker's connection does once, and again only after autovacuum visits the table.
-The 50 dead rows a run leaves are all the next run inherits.
+Between runs nothing but the savepoint's rollback (docs/spec/quality.md's method). No
+VACUUM ANALYZE there: a VACUUM that cleans the offers table (the 50 rows a rolled-back
+run leaves dead) invalidates the plans of every prepared statement reading it, so each
+timed pass would plan its ring read again, which a worker's connection does once, and
+again only after autovacuum visits the table (figures in docs/bench.md, a3). The 50 dead
+rows a run leaves are all the next run inherits.
 """
 
 from collections.abc import Iterator

@@ -49,9 +49,9 @@ SEATS = 10
 ATTENDEES = 90
 MAX_RETRIES = 20
 #: Timed races. A race has ten wins, of which only the one to three whose successor was
-#: already blocked on the lock give a tenure (`bench.lock_tenure`): five races pooled
-#: 5-13 wins, and the median moved from 0.5 to 1.9 ms between two `make bench` runs of the
-#: same code on 2026-12-04; fifteen pool 18-42, and seven runs gave 0.54-1.21 ms.
+#: already blocked on the lock give a tenure (`bench.lock_tenure`): with five races
+#: pooled, one descheduled holder moved the median between two `make bench` runs of the
+#: same code; fifteen pool enough wins for a steady median (figures in docs/bench.md, e1).
 RUNS = 15
 
 #: e1's median claims/s, for e2's ratio (e2 runs after e1 when both are asked for).

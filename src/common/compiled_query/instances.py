@@ -114,10 +114,10 @@ class CompiledInstances:
 
     Why: the Event lock every waitlist pass and offer operation begins with
     (`events.service.locks.lock_event`) is a `select_for_update().select_related()`
-    whose compilation costs Django more than the database spends answering it (about
-    0.7 ms of a lottery pass's 8, docs/spec/quality.md a3). The SQL is compiled once (the first
-    call: inside a transaction when it locks); each call then runs it with its `Param`
-    values and turns the rows into instances with the same steps Django's model
+    whose compilation costs Django more than the database spends answering it, on every
+    pass (docs/spec/quality.md a3; figures in docs/bench.md). The SQL is compiled once
+    (the first call: inside a transaction when it locks); each call then runs it with its
+    `Param` values and turns the rows into instances with the same steps Django's model
     iterable takes: the compiler's converters, `Model.from_db`, the related populators.
     Those are Django internals, used here as `ModelIterable` uses them (Django is pinned
     to 5.2); `test_compiled_query.py` compares the instances with the ORM's. The kept

@@ -1,7 +1,7 @@
 """Server-side prepared statements for the hottest compiled statements (PostgreSQL; ADR 0028).
 
 Why: the eligibility context's read nests a dozen correlated subqueries. PostgreSQL plans
-it afresh on every execution (about 1 ms, several times what answering it takes), and
+it afresh on every execution (several times what answering it takes: docs/bench.md), and
 psycopg re-parses its 5,000 characters and 50-odd parameters on the client each time,
 because statements that long are past its parse cache. Every claim, status check and
 event page pays both, and in a claim race they are CPU that all other claimers wait for

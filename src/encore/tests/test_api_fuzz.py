@@ -22,9 +22,8 @@ It cannot pass vacuously: every operation of the served document must have been
 exercised, the organiser must get a 2xx on three operations in four, and two self-tests
 show that a route answering 500, or a body that breaks its documented schema, fails it.
 
-Runs on the PostgreSQL run only (`postgres` marker). About 6,400 cases per run; on this
-2-core machine, shared with other jobs, the module took 2.5-3.5 minutes (anonymous
-50-70 s, organiser 70-130 s, self-tests 5 s); `MAX_EXAMPLES` is the knob.
+Runs on the PostgreSQL run only (`postgres` marker). It takes minutes, not seconds
+(timings in docs/bench.md, test runs); `MAX_EXAMPLES` is the knob.
 """
 
 import time

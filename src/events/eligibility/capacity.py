@@ -178,12 +178,12 @@ def assert_capacity_locked(
 class RefusedUnderLock(EligibilityRefused):
     """A refusal decided under the Event lock, without the details that cost queries.
 
-    Why: a refused claimer held the lock for 5.4-5.6 ms while its refusal was built
-    (docs/spec/quality.md e1, ADR 0022); every other claimer of the event waited that long. The
-    decision needs only the numbers; the rest of the answer can be read after the
-    transaction. It is an `EligibilityRefused` with the decided reason, next step and
-    status, so a caller that forgets to detail it still answers the right 409, only
-    with fewer fields; `complete` reads the rest.
+    Why: a refused claimer held the lock while its refusal was built (docs/spec/quality.md
+    e1, ADR 0022; figures in docs/bench.md), and every other claimer of the event waited
+    that long. The decision needs only the numbers; the rest of the answer can be read
+    after the transaction. It is an `EligibilityRefused` with the decided reason, next
+    step and status, so a caller that forgets to detail it still answers the right 409,
+    only with fewer fields; `complete` reads the rest.
     """
 
     def __init__(

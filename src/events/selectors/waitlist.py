@@ -213,9 +213,9 @@ def position_expression(now: Moment) -> Case:
 
     The members ahead, less those of them holding a live offer: a subtraction, not a
     count of the members ahead without one, because that anti-join probes the offers
-    once per member ahead (12 ms for the last of 10,000 on the h1 page), while the live
-    offers are few (at most one per member: `unique_pending_waitlist_offer`) and each
-    finds its member's row by `unique_waitlist_entry`.
+    once per member ahead (a cost that grows with the queue: docs/bench.md h1), while
+    the live offers are few (at most one per member: `unique_pending_waitlist_offer`) and
+    each finds its member's row by `unique_waitlist_entry`.
     """
     queued_ahead = EventWaitList.objects.filter(event_id=OuterRef("event_id")).filter(
         ahead_in_selection_order()

@@ -92,7 +92,8 @@ def eta_annotations(*, lottery: bool, now: waitlist_selectors.Moment) -> dict[st
     if not lottery:
         # FIFO: my-status knows the position already, so the queue ahead is scanned
         # only when a party of more than one is queued at all (CASE runs the subquery
-        # only then): a 10,000-member queue read again cost the event page ~10 ms (h1).
+        # only then): reading a long queue a second time would cost the event page a
+        # scan that grows with the queue (h1; figures in docs/bench.md).
         packed = Case(When(_larger_parties_queued(), then=packed), default=Value(None))
     return {
         # One scan of the queue ahead for its three figures, packed into one integer.

@@ -2,8 +2,8 @@
 
 The same order and positions as the admin queue list (`event_admin.waitlist_queue`,
 `waitlist.position_expression`), computed differently: that annotation counts, for each
-row, the members ahead of it, which scans the whole queue once per row (~25 ms for a
-page of a 10,000-member queue on PostgreSQL). Here the page is one index scan in
+row, the members ahead of it, which scans the whole queue once per row (a cost that
+grows with the queue: docs/bench.md h2). Here the page is one index scan in
 selection order, and positions come from the members holding a live offer (at most one
 per free seat): a member's position is their rank in the order minus the live holders
 ahead of them.

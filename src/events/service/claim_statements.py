@@ -2,10 +2,10 @@
 
 Why compiled: while one claimer holds an event's row lock, every other claimer of that
 event waits, so Django building a query under the lock costs the whole queue (the seed's
-claim spent 2.7-4.2 ms of its 4.2-5.6 ms under the lock building statements; docs/spec/quality.md
-e1, ADR 0022). These statements are described with the ORM, as everything else, and
-bound with fresh values at each call (ADR 0006). The read under the lock is
-`events.selectors.locked_check`; the lock itself is `locks.lock_event_row`.
+claim spent most of its time under the lock building statements; docs/spec/quality.md
+e1, ADR 0022, figures in docs/bench.md). These statements are described with the ORM, as
+everything else, and bound with fresh values at each call (ADR 0006). The read under the
+lock is `events.selectors.locked_check`; the lock itself is `locks.lock_event_row`.
 
 What they skip, on purpose: `save()` and the ORM's delete collector. A new RSVP needs
 no model hook (EventRSVP has none), and the queue entry of a registering member is

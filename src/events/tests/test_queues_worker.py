@@ -10,7 +10,8 @@ rotation is a member giving up their offer (`leave_waitlist`, the same pass as a
 or a lapse): the next member's offer must be committed, and announced in-app, within the
 budget. Each offer's own e-mail hangs too, holding a `notify` thread for EMAIL_TIMEOUT.
 There are more rotations than critical threads: were the offer e-mails sent on
-`critical` (as before the third queue), the last passes would wait ~10 s for a thread.
+`critical` (as before the third queue), the last passes would wait for a thread held
+for EMAIL_TIMEOUT.
 """
 
 import itertools

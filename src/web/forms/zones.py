@@ -1,8 +1,9 @@
 """The time-zone choice every form offers (event, organisation, series, profile).
 
-About 600 zones: Django renders each `<option>` through its own template, which costs
-about 60 ms a page (bench rows h5c, the event form). `ZoneSelect` escapes the options once
-per process and marks the chosen one, so the select costs a fraction of a millisecond.
+About 600 zones: Django renders each `<option>` through its own template, which cost
+more than a whole page's budget (docs/spec/ui.md "Fast"; bench rows h5c, the event form;
+figures in docs/bench.md). `ZoneSelect` escapes the options once per process and marks
+the chosen one, so the select costs next to nothing.
 """
 
 import zoneinfo

@@ -14,7 +14,7 @@ from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
 
 def users(n: int, tag: str, *, password: str | None = None) -> list[User]:
     """`n` accounts; without `password` they have none usable (they use JWTs), with it
-    they share one hash (hashed once: the production hasher costs ~0.5 s a call)."""
+    they share one hash (hashed once: the production hasher is slow by design)."""
     hashed = make_password(password)
     return User.objects.bulk_create(
         [User(email=f"stack-{tag}-{i}@example.com", password=hashed) for i in range(n)]

@@ -1,7 +1,7 @@
 """The provable lottery: a batch drawn from a published seed, recorded so anyone can redo it.
 
 Why not `ORDER BY random()`: nobody could check that draw, and it sorts the whole queue
-(23 ms at 100,000 members, docs/spec/quality.md a3). Instead (ADR 0018, docs/architecture/
+(its cost grows with the queue: docs/spec/quality.md a3). Instead (ADR 0018, docs/architecture/
 waitlist-lottery.md) every entry carries a random 63-bit ticket fixed at join, and a
 draw of algorithm `encore-ring-v1`:
 

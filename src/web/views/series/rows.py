@@ -1,9 +1,9 @@
 """The occurrence rows of the organiser's series page, prepared once in Python.
 
 A series page can list a year of dates (156 for three a week); formatting each in the
-template (`in_zone`, one include per state) costs more than the 50 ms budget, so the
-view formats them here with `common.human_time.human_formatter` (`format_human` with
-the layout read once).
+template (`in_zone`, one include per state) costs more than the page's budget
+(docs/spec/quality.md h3), so the view formats them here with
+`common.human_time.human_formatter` (`format_human` with the layout read once).
 """
 
 from collections.abc import Iterable
