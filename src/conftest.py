@@ -21,6 +21,40 @@ __all__ = ["sent_tasks"]  # a fixture, imported for pytest
 LONG_MARKERS = ("long", "own_processes", "worker", "browser")
 
 
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"transactional_db", "live_server"} & set(fixtures)
+    )
+
+
+class LongFirst:
+    """The long tests first among the transactional ones (a plugin: a conftest holds one
+    `pytest_collection_modifyitems`, and this one must run after pytest-django's).
+
+    Groups are handed out in collection order, so files that start processes or a
+    browser would otherwise land at the end of a parallel run, one test process busy and
+    the others idle. pytest-django runs the tests that roll back before those that flush
+    the database (a flush empties the rows data migrations wrote); a long test moves to
+    the front of its kind, never before a test of the first kind.
+    """
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        long = [item for item in items if any(item.get_closest_marker(m) for m in LONG_MARKERS)]
+        chosen = set(long)
+        rest = [item for item in items if item not in chosen]
+        first = next((i for i, item in enumerate(rest) if _transactional(item)), len(rest))
+        flushing = [item for item in long if _transactional(item)]
+        rolling = [item for item in long if not _transactional(item)]
+        items[:] = rolling + rest[:first] + flushing + rest[first:]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(LongFirst(), "encore-long-first")
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A file's tests share one test process; PostgreSQL-only tests skip on SQLite.
@@ -34,10 +68,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-    # Longest first: groups are handed out in this order, so the files that start
-    # processes or a browser do not all land at the end of the run, with one test process
-    # busy and the others idle.
-    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG_MARKERS))
     if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         return
     skip = pytest.mark.skip(

@@ -296,24 +296,23 @@ class TestATiersQueueIsReadOffItsOwnIndex:
         assert _queue_rows_read(statement["sql"]) <= 4 * 3
 
 
-def _general_and_vip(*, vip_key_first: bool, lottery: bool) -> tuple[Event, TicketTier]:
-    """One seat free: General (unlimited, nobody waits for it) and VIP (one seat freed).
+def _tiers_keyed(event: Event, low_key_first: bool, *specs: dict) -> list[TicketTier]:
+    """Free tiers made from `specs`, the first with the lower key or the higher one: the
+    serving order must not depend on it (UUID keys are random)."""
+    keys = [uuid.UUID(int=1), uuid.UUID(int=2)]
+    if not low_key_first:
+        keys.reverse()
+    return [
+        make_tier(event, id=key, payment_method=FREE, **spec)
+        for key, spec in zip(keys, specs, strict=True)
+    ]
 
-    The tiers' keys are chosen so that VIP sorts first or last by key: the serving order
-    must not depend on it (UUID keys are random).
-    """
+
+def _general_and_vip(*, vip_key_first: bool, lottery: bool) -> tuple[Event, TicketTier]:
+    """One seat free: General (unlimited, nobody waits for it) and VIP (one seat freed)."""
     event = active_event(3, requires_ticket=True, waitlist_lottery_mode=lottery)
-    low, high = uuid.UUID(int=1), uuid.UUID(int=2)
-    general = make_tier(
-        event, id=high if vip_key_first else low, name="General", payment_method=FREE
-    )
-    vip = make_tier(
-        event,
-        id=low if vip_key_first else high,
-        name="VIP",
-        total_quantity=2,
-        price=50,
-        payment_method=FREE,
+    vip, general = _tiers_keyed(
+        event, vip_key_first, {"name": "VIP", "total_quantity": 2, "price": 50}, {"name": "General"}
     )
     fill_with_tickets(event, general, 1)
     fill_with_tickets(event, vip, 1)
@@ -345,22 +344,11 @@ class TestServingOrderAcrossTiers:
     )
     def test_between_tier_queues_the_cheaper_tier_is_served_first(self, cheap_key_first, lottery):
         event = active_event(2, requires_ticket=True, waitlist_lottery_mode=lottery)
-        low, high = uuid.UUID(int=1), uuid.UUID(int=2)
-        stalls = make_tier(
+        balcony, stalls = _tiers_keyed(
             event,
-            id=high if cheap_key_first else low,
-            name="Stalls",
-            price=80,
-            total_quantity=2,
-            payment_method=FREE,
-        )
-        balcony = make_tier(
-            event,
-            id=low if cheap_key_first else high,
-            name="Balcony",
-            price=20,
-            total_quantity=2,
-            payment_method=FREE,
+            cheap_key_first,
+            {"name": "Balcony", "price": 20, "total_quantity": 2},
+            {"name": "Stalls", "price": 80, "total_quantity": 2},
         )
         fill_with_tickets(event, stalls, 1)
         stalls_fan = queue_for(event, stalls, rank=0)
