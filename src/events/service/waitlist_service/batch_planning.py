@@ -31,8 +31,8 @@ from events.selectors.waitlist_candidates import Candidate, candidate_limit
 from events.service.waitlist_service.party_fit import fit_batch
 
 #: The order tiers are served in within each round: the order the event page lists them
-#: (cheapest first, then by name, unique within an event). Never the key order, which is
-#: random for UUIDs.
+#: (cheapest first, then by name, unique within an event; ADR 0033). Never the key order,
+#: which is random for UUIDs.
 TIER_SERVING_ORDER = ("price", "name")
 
 

@@ -1,13 +1,12 @@
 """A ticketed event's lottery pass: the per-tier routing of a FIFO pass, drawn on the ring.
 
-A ticketed pass serves the tiers on sale in two rounds (`batch_planning`, ADR 0020):
+A ticketed pass serves the tiers on sale in two rounds (`batch_planning`, ADR 0033):
 first every tier's own queue takes the tier's seats, then members queued for the whole
 event take the seats of the tiers nobody waits for, each round in the tiers' serving
-order. In lottery mode the same
-routing holds, but who is offered within a queue is a provable draw (ADR 0018), never
-`ORDER BY random()`: each queue read is its own draw on the ring, with its own seed and
-`WaitlistDraw` (tier = the tier whose seats it gave), so every record replays on its own
-with `lottery.replay_draw`.
+order. In lottery mode the same routing holds, but who is offered within a queue is a
+provable draw (ADR 0018), never `ORDER BY random()`: each queue read is its own draw on
+the ring, with its own seed and `WaitlistDraw` (tier = the tier whose seats it gave), so
+every record replays on its own with `lottery.replay_draw`.
 
 Kept out of `lottery.py` (the algorithm and its record) and `batch_planning.py` (the
 FIFO planner over a bounded head): this module only decides which queue a tier's seats
@@ -46,12 +45,11 @@ def draw_tier_batches(
     whole pass, as a FIFO pass does (0: open mode, no bound but the seats).
     """
     pass_ = _LotteryPass(event, held_by_tier, seats, event.waitlist_batch_size or None)
-    unclaimed = [
-        tier
-        for tier in tiers
-        if (batch := pass_.draw(tier, now, expires_at, tier_queue(tier.pk))) is not None
-        and not batch.found
-    ]
+    unclaimed = []
+    for tier in tiers:
+        batch = pass_.draw(tier, now, expires_at, tier_queue(tier.pk))
+        if batch is not None and not batch.found:
+            unclaimed.append(tier)
     for tier in unclaimed:
         # A member chosen for an earlier tier of this pass is read past.
         pass_.draw(tier, now, expires_at, WHOLE_EVENT_MEMBERS, exclude=frozenset(pass_.chosen))
