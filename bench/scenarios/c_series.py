@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from bench.registry import Measured, scenario
 from events.models import Event, EventSeries, Organization, RecurrenceRule, TicketTier
-from events.service import recurrence_service
+from events.series import services as recurrence_service
 
 WEEKS = 52
 EXPECTED = 3 * WEEKS

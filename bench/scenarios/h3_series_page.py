@@ -9,7 +9,7 @@ from django.test import Client
 
 from bench.registry import Measured, scenario
 from bench.scenarios.c_series import EXPECTED, build_series
-from events.service import recurrence_service
+from events.series import services as recurrence_service
 
 
 @scenario("h3", "GET /manage/series/{id} (owner, session)", data="156 occurrences, Mon/Wed/Fri")

@@ -1,19 +1,23 @@
-"""Celery tasks of the events app. Thin: take ids, call one service, names pinned."""
+"""Celery tasks of the events app. Thin: take ids, call one service, names pinned.
+
+The series' tasks live in `events.series.tasks`; they are imported here, so Celery's
+autodiscovery of the app (which imports `events.tasks`) registers them under their names.
+"""
 
 import uuid
 from datetime import datetime
 from typing import Any
 
 from celery import shared_task
-from celery.utils.time import get_exponential_backoff_interval
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from common.locking import is_transient_db_error
+from events.series.tasks import (  # noqa: F401 (imported to be registered, see above)
+    generate_recurring_events_task,
+    generate_single_series_events_task,
+)
 from events.service import (
     event_notifications,
     payment_service,
-    recurrence_service,
     ticket_admin_service,
     waitlist_notifications,
     waitlist_service,
@@ -116,33 +120,3 @@ def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int
     return waitlist_notifications.send_offer_expired_notifications(
         uuid.UUID(event_id), datetime.fromisoformat(expired_at)
     )
-
-
-# -- recurring series (docs/spec/series-design.md) ---------------------------------------------------------------
-SERIES_MAX_RETRIES = 3
-SERIES_RETRY_FACTOR_SECONDS = 10
-SERIES_RETRY_MAX_SECONDS = 300
-
-
-@shared_task(name="events.generate_recurring_events")
-def generate_recurring_events_task() -> list[str]:
-    """Daily at 04:00 UTC: one `generate_single_series_events` per active series."""
-    return [str(pk) for pk in recurrence_service.dispatch_series_generation()]
-
-
-@shared_task(bind=True, name="events.generate_single_series_events", max_retries=SERIES_MAX_RETRIES)
-def generate_single_series_events_task(self: Any, series_id: str) -> int:
-    """One generation pass for one series; retried with exponential backoff only on
-    transient database errors, so a programming error fails on the first run."""
-    try:
-        return recurrence_service.generate_for_series_id(uuid.UUID(series_id))
-    except (OperationalError, InterfaceError) as error:
-        if not is_transient_db_error(error):
-            raise
-        countdown = get_exponential_backoff_interval(
-            SERIES_RETRY_FACTOR_SECONDS,
-            self.request.retries,
-            SERIES_RETRY_MAX_SECONDS,
-            full_jitter=True,
-        )
-        raise self.retry(exc=error, countdown=countdown) from error

@@ -52,7 +52,7 @@ EVENT_REFUSALS = (
 )
 
 #: The series pages (web.views.series.errors/manage, web.forms.series) translate these:
-#: events.series_errors, events.service.recurrence_service, events.utils.recurrence_validators.
+#: events.series.errors, events.series.services, events.utils.recurrence_validators.
 SERIES_REFUSALS = (
     gettext_noop("This date is neither an occurrence of the series' rule nor a scheduled event."),
     gettext_noop("This series has no recurrence rule or template."),

@@ -27,6 +27,7 @@ from events.models import (
     Venue,
     WaitlistOffer,
 )
+from events.series.tests.recurrence_builders import generate, make_rule, make_series
 from events.tests.factories import (
     fill_with_rsvps,
     fill_with_tickets,
@@ -36,7 +37,6 @@ from events.tests.factories import (
     make_staff,
     make_tier,
 )
-from events.tests.recurrence_builders import generate, make_rule, make_series
 from events.tests.waitlist_builders import give_offer
 from notifications.models import Notification, NotificationType
 

@@ -203,7 +203,7 @@ def test_cancel_occurrence_outside_the_storable_range_is_400_and_cancels_nothing
     value: str,
 ) -> None:
     from events.models import EventSeries
-    from events.tests.recurrence_builders import make_series
+    from events.series.tests.recurrence_builders import make_series
 
     series = make_series()
     owner = series.organization.owner
@@ -235,8 +235,8 @@ def test_null_for_a_blank_but_not_null_column_is_400_invalid_and_changes_nothing
     route: str, field: str
 ) -> None:
     from events.models import Venue
+    from events.series.tests.recurrence_builders import make_series, template_of
     from events.tests.factories import make_tier
-    from events.tests.recurrence_builders import make_series, template_of
 
     series = make_series()
     org = series.organization
@@ -287,7 +287,7 @@ def test_a_waitlist_window_of_a_year_or_more_is_400_invalid_not_a_crash(window: 
 
 @pytest.mark.django_db
 def test_cancel_occurrence_at_the_last_storable_second_is_refused_not_a_crash() -> None:
-    from events.tests.recurrence_builders import make_series
+    from events.series.tests.recurrence_builders import make_series
 
     series = make_series()
     path = (

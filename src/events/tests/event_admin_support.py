@@ -47,7 +47,7 @@ class DispatchRecorder(list[uuid.UUID]):
 def dispatched(monkeypatch: pytest.MonkeyPatch) -> DispatchRecorder:
     """Event ids whose waitlist processing was dispatched (recorded instead of sent).
 
-    `src/events/tests/conftest.py` offers it to every events test.
+    `src/events/conftest.py` offers it to every events test.
     """
     recorder = DispatchRecorder(dispatch.send)
     monkeypatch.setattr(dispatch, "send", recorder)

@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 
 from events.models import Event
+from events.series.tests.recurrence_builders import make_rule, make_series
 from events.tests.factories import make_event, make_org
-from events.tests.recurrence_builders import make_rule, make_series
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ import pytest
 import time_machine
 
 from events.models import Event, EventSeries
+from events.series.services import generation
+from events.series.tests.recurrence_builders import generate, make_series, occurrences, utc
 from events.service import event_service, slugs
-from events.service.recurrence_service import generation
 from events.tests.factories import make_event, make_org
-from events.tests.recurrence_builders import generate, make_series, occurrences, utc
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from common.timezones import get_zone
 from events.models import RecurrenceRule
-from events.models.event_series import DEFAULT_GENERATION_WINDOW_WEEKS
-from events.models.recurrence_rule import SCHEDULE_FIELDS
+from events.series.models import DEFAULT_GENERATION_WINDOW_WEEKS, SCHEDULE_FIELDS
 from events.utils import recurrence_validators as rv
 from web.forms.zones import zone_field
 

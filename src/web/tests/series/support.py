@@ -6,7 +6,7 @@ from typing import Any
 from django.utils import timezone
 
 from events.models import EventSeries, Organization
-from events.tests.recurrence_builders import generate, make_rule, make_series
+from events.series.tests.recurrence_builders import generate, make_rule, make_series
 
 
 def next_weekday_at(weekday: int, hour: int, weeks: int = 1) -> datetime:

@@ -7,9 +7,9 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
 from events.models import Event, Organization
-from events.service import recurrence_service
+from events.series import services as recurrence_service
+from events.series.tests.recurrence_builders import occurrences
 from events.tests.factories import make_org
-from events.tests.recurrence_builders import occurrences
 from web.tests.series.support import weekly_series
 
 pytestmark = pytest.mark.django_db

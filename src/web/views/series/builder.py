@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from common.errors import Conflict, InvalidInput
 from events.models import StaffPermission
 from events.selectors.access import access_organization_admin
-from events.service import recurrence_service
+from events.series import services as recurrence_service
 from web.forms.series import RuleForm, SeriesBuilderForm
 from web.middleware import writes_nothing
 from web.views.access import signed_in, viewer_zone

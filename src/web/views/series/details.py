@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from common.errors import Conflict, InvalidInput
-from events.selectors.series_pages import access_series_by_id
-from events.series_errors import SeriesSlugTaken
-from events.service import recurrence_service
+from events.series import services as recurrence_service
+from events.series.errors import SeriesSlugTaken
+from events.series.selectors.series_pages import access_series_by_id
 from web.forms.series_details import SeriesDetailsForm, details_initial
 from web.views.access import signed_in
 from web.views.series.errors import add_service_errors

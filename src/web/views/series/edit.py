@@ -18,8 +18,8 @@ from django.utils.translation import gettext, ngettext
 
 from common.errors import Conflict, InvalidInput
 from events.models import EventSeries
-from events.selectors.series_pages import access_series_by_id
-from events.service import recurrence_service
+from events.series import services as recurrence_service
+from events.series.selectors.series_pages import access_series_by_id
 from web.forms.series import CadenceForm, TemplateForm, cadence_initial
 from web.middleware import writes_nothing
 from web.views.access import signed_in

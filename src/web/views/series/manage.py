@@ -21,9 +21,9 @@ from django.views.decorators.http import require_POST
 
 from common.errors import Conflict, EncoreError, InvalidInput
 from events.models import EventSeries, StaffPermission
-from events.selectors.series_pages import access_series_by_id, series_occurrences
-from events.series_errors import NotAnOccurrence
-from events.service import recurrence_service
+from events.series import services as recurrence_service
+from events.series.errors import NotAnOccurrence
+from events.series.selectors.series_pages import access_series_by_id, series_occurrences
 from web.views.access import activate_viewer_zone, signed_in
 from web.views.series.rows import occurrence_rows
 from web.views.series.rule_words import describe_rule

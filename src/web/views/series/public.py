@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from common.errors import NotFound
-from events.selectors.series import visible_occurrences, visible_series_by_slug
-from events.selectors.series_slugs import current_slug_of_former
+from events.series.selectors.series import visible_occurrences, visible_series_by_slug
+from events.series.selectors.series_slugs import current_slug_of_former
 from web.views.access import activate_viewer_zone
 from web.views.series.rows import occurrence_rows
 from web.views.series.rule_words import describe_rule

@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from events.models import Event, EventSeries, Organization
-from events.service import recurrence_service
-from events.tests.recurrence_builders import occurrences
+from events.series import services as recurrence_service
+from events.series.tests.recurrence_builders import occurrences
 from web.tests.browser.axe import severe_violations
 from web.tests.series.support import weekly_series
 

@@ -1,0 +1,33 @@
+"""Reads of the organiser's series page (`/manage/series/{id}`), which has no slug.
+
+The series' own organisation stands in for the API's `{slug}`, so the checks are those
+of `access_series_admin`: 404 when the caller cannot see the organisation (or there is
+no such series), 403 without the permission.
+"""
+
+import uuid
+
+from common.errors import NotFound
+from events.models import Event, EventSeries
+from events.selectors.access import AnyUser
+from events.series.selectors.series import access_series_admin
+
+
+def access_series_by_id(user: AnyUser, series_id: uuid.UUID, permission: str) -> EventSeries:
+    slug = (
+        EventSeries.objects.filter(pk=series_id)
+        .values_list("organization__slug", flat=True)
+        .first()
+    )
+    if slug is None:
+        raise NotFound("Event series not found.")
+    return access_series_admin(user, slug, series_id, permission)
+
+
+def series_occurrences(series: EventSeries) -> list[Event]:
+    """Every occurrence (templates never), start order, in one query."""
+    return list(
+        Event.objects.filter(event_series=series, is_template=False)
+        .only("id", "name", "start", "end", "status", "is_modified", "timezone")
+        .order_by("start", "pk")
+    )
