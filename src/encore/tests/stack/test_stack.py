@@ -23,7 +23,12 @@ import requests
 from .conftest import Running
 from .support import stopped, wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.worker, pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.worker,
+    pytest.mark.timeout(300),
+    pytest.mark.xdist_group("stack"),  # with test_run_script: one whole stack at a time
+]
 
 #: docs/spec/quality.md f1: a seat frees → the next member's offer row is committed.
 F1_MEDIAN_SECONDS = 2.0
