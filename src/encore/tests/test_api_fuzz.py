@@ -40,7 +40,14 @@ from notifications.service import inbox
 __all__ = ["api_json", "world"]  # fixtures, imported for pytest
 
 
-pytestmark = [pytest.mark.postgres, pytest.mark.long, pytest.mark.django_db]
+# The hang guard of the suite (300 s a test) is too tight for a fuzz run that shares two
+# cores with two other test processes; it still stops a hung run.
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.long,
+    pytest.mark.django_db,
+    pytest.mark.timeout(900),
+]
 
 
 def test_every_operation_keeps_the_contract_for_anonymous_callers(
