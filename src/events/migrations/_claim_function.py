@@ -1,4 +1,4 @@
-"""Installing the claim function's frozen SQL (the migrations 0012-0020 that carry one).
+"""Installing the claim function's frozen SQL (the migrations 0012-0022 that carry one).
 
 Each migration that installs `encore_claim_rsvp` carries the text it installed, frozen in
 `migrations/sql/<its number>_claim_rsvp.sql`: replaying the migrations installs what each

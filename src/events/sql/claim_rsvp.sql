@@ -160,28 +160,18 @@ BEGIN
     -- a prefix: whatever committed after this claim and reached the disk brings it along.
     PERFORM set_config('synchronous_commit', 'off', true);
 
-    -- The writes, in one statement (one executor run under the lock, not four).
-    -- The offer claimed is any live offer of the caller, also one a pass issued after
-    -- the snapshot.
-    WITH rsvp AS (
-        INSERT INTO events_eventrsvp
-               (id, event_id, user_id, status, guests, created_at, updated_at)
-        VALUES (p_rsvp, p_event, p_user, 'yes', p_guests, p_now, p_now)
-    ), bump AS (
-        UPDATE events_event SET attendee_count = events_event.attendee_count + v_seats
-         WHERE id = p_event
-    ), claim AS (
+    -- The writes. The caller's offer rows come before its queue row, the order of the
+    -- expiry sweep (it writes offer rows, then their queue rows) and of every departure:
+    -- one statement holding the queue row while it waits for an offer row the sweep holds
+    -- would deadlock with it. The offer claimed is any live offer of the caller, also one
+    -- a pass issued after the snapshot.
+    IF on_waitlist OR pending_offer_id IS NOT NULL THEN
         UPDATE events_waitlistoffer
            SET status = 'claimed', claimed_at = p_now, updated_at = p_now
-         WHERE (on_waitlist OR pending_offer_id IS NOT NULL)
-           AND event_id = p_event AND user_id = p_user AND status = 'pending'
+         WHERE event_id = p_event AND user_id = p_user AND status = 'pending'
            AND expires_at > p_now
-        RETURNING id
-    ), gone AS (
-        DELETE FROM events_eventwaitlist w
-         WHERE on_waitlist AND w.event_id = p_event AND w.user_id = p_user
-    )
-    SELECT id INTO v_claimed FROM claim;
+        RETURNING id INTO v_claimed;
+    END IF;
     claimed := v_claimed IS NOT NULL;
     IF claimed THEN
         pending_offer_id := v_claimed;
@@ -192,6 +182,17 @@ BEGIN
          WHERE event_id = p_event AND user_id = p_user AND status = 'pending';
         GET DIAGNOSTICS revoked = ROW_COUNT;
     END IF;
+    -- The rest in one statement (one executor run under the lock, not three).
+    WITH bump AS (
+        UPDATE events_event SET attendee_count = events_event.attendee_count + v_seats
+         WHERE id = p_event
+    ), gone AS (
+        DELETE FROM events_eventwaitlist w
+         WHERE on_waitlist AND w.event_id = p_event AND w.user_id = p_user
+    )
+    INSERT INTO events_eventrsvp
+           (id, event_id, user_id, status, guests, created_at, updated_at)
+    VALUES (p_rsvp, p_event, p_user, 'yes', p_guests, p_now, p_now);
     outcome := 'won';
     attendee_count := attendee_count + v_seats;
     finished_at := clock_timestamp();

@@ -349,3 +349,42 @@ def test_a_change_of_answer_goes_the_python_way_and_still_counts_seats():
 
     assert EventRSVP.objects.get(event=event, user=person).seats == 2
     assert Event.objects.get(pk=event.pk).attendee_count == 2
+
+
+def test_a_member_registering_as_the_sweep_holds_their_lapsed_offer_never_deadlocks():
+    """The expiry sweep writes offer rows, then queue rows. A member whose offer lapsed
+    registers while the sweep holds that offer row: the claim waits for the offer row
+    before it touches the queue row, so the sweep's queue write goes through, and the
+    claim then finds the offer swept (it revokes nothing) and the seat free."""
+    event = waitlist_event(5)
+    member = make_user()
+    queue(event, [member])
+    lapsed = offer(event, member, expires_in=-timedelta(minutes=1))
+    answer: dict[str, Any] = {}
+
+    def register() -> None:
+        try:
+            answer["rsvp"] = EventManager(member, _fresh(event)).rsvp(YES, by_staff=True)
+        except Exception as exc:  # a deadlock lands here and fails the test below
+            answer["error"] = exc
+        finally:
+            connection.close()
+
+    claimer = threading.Thread(target=register)
+    with transaction.atomic():  # the sweep's order, one write at a time
+        WaitlistOffer.objects.filter(pk=lapsed.pk).update(status=Status.EXPIRED)
+        claimer.start()
+        assert a_backend_waits_on_a_lock(), answer or "the claim never waited for the offer"
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '5s'")
+        EventWaitList.objects.filter(event=event, user=member).update(
+            last_offer_expired_at=lapsed.expires_at
+        )
+    claimer.join(15)
+
+    assert "error" not in answer, answer.get("error")
+    assert answer["rsvp"].status == YES
+    lapsed.refresh_from_db()
+    assert lapsed.status == Status.EXPIRED
+    assert not EventWaitList.objects.filter(event=event, user=member).exists()
+    assert Event.objects.get(pk=event.pk).attendee_count == 1
