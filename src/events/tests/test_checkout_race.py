@@ -2,21 +2,17 @@
 last seats go to exactly as many buyers as there are seats, and locks follow the global
 order (Event row first, then tiers in pk order, then tickets)."""
 
-import json
-import threading
-import time
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from ninja_jwt.tokens import RefreshToken
 
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
+from common.tests.racing import post_together
 from events.models import Ticket
 from events.service import cancellation_service
 from events.service.batch_ticket_service import BatchTicketService, CartItem
@@ -31,35 +27,6 @@ CAPACITY = 10
 ALREADY_SOLD = CAPACITY - 5
 
 
-@dataclass
-class Race:
-    """What every buyer thread shares: the route, the body, the start line, the results."""
-
-    url: str
-    body: str
-    start: threading.Barrier
-    results: list[Any] = field(default_factory=list)
-
-    def buy(self, token: str) -> None:
-        """One buyer on its own thread, own client and own database connection."""
-        try:
-            client = Client()
-            headers = {"Authorization": f"Bearer {token}"}
-            self.start.wait(timeout=60)
-            for attempt in range(10):
-                response = client.post(
-                    self.url, data=self.body, content_type="application/json", headers=headers
-                )
-                if response.status_code != 503:  # busy: a lock wait ran out; clients retry
-                    break
-                time.sleep(0.05 * (attempt + 1))
-            self.results.append((response.status_code, response.json().get("code")))
-        except Exception as exc:  # reported by the assertions, never swallowed
-            self.results.append(("error", repr(exc)))
-        finally:
-            connection.close()
-
-
 def _access_token(user: Any) -> str:
     # ninja_jwt annotates for_user with an unbound TypeVar that mypy cannot solve.
     return str(RefreshToken.for_user(user).access_token)  # type: ignore[misc]
@@ -72,20 +39,12 @@ def test_fifty_buyers_race_for_the_last_five_seats():
     tier = free_tier(event)  # unlimited: the event's capacity is the binding limit
     fill_with_tickets(event, tier, ALREADY_SOLD)
     tokens = [_access_token(make_user()) for _ in range(BUYERS)]
-    race = Race(
-        url=f"/api/events/{event.pk}/checkout",
-        body=json.dumps({"items": [{"tier_id": str(tier.pk), "count": 1}]}),
-        start=threading.Barrier(BUYERS),
-    )
-    threads = [threading.Thread(target=race.buy, args=(token,)) for token in tokens]
+    body = {"items": [{"tier_id": str(tier.pk), "count": 1}]}
 
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    results = post_together([(f"/api/events/{event.pk}/checkout", t, body) for t in tokens])
 
-    assert Counter(status for status, _ in race.results) == {201: 5, 409: BUYERS - 5}, race.results
-    assert {code for status, code in race.results if status == 409} == {"event_is_full"}
+    assert Counter(status for status, _ in results) == {201: 5, 409: BUYERS - 5}, results
+    assert {code for status, code in results if status == 409} == {"event_is_full"}
     live = Ticket.objects.filter(event=event).exclude(status=Ticket.Status.CANCELLED)
     event.refresh_from_db()
     assert event.attendee_count == live.count() == CAPACITY

@@ -2,28 +2,22 @@
 
 Each thread is one person with their own JWT, their own `django.test.Client` and their
 own database connection (Django opens one per thread; each thread closes it at the end).
-A `threading.Barrier` releases them together. A 503 `busy` (lock wait timed out) is a
-legitimate answer the client is told to retry, so a thread retries it a few times.
+`post_together` releases them at once and retries a 503 `busy`, as clients are told to.
 """
 
-import threading
-import time
 from collections import Counter
 
 import pytest
-from django.db import connection
-from django.test import Client
 
 from accounts.service.tokens import issue_token_pair
 from accounts.tests.factories import make_user
+from common.tests.racing import post_together
 from events.models import Event, EventRSVP
 from events.tests.attendance_builders import attendee_count, yes_count
 from events.tests.factories import fill_with_rsvps, make_event
 from events.tests.threaded_eager import eager_join_flag_cleared_after_race
 
 __all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
-
-MAX_BUSY_RETRIES = 10
 
 
 def _token(user) -> str:
@@ -32,35 +26,7 @@ def _token(user) -> str:
 
 def _race(paths_and_tokens: list[tuple[str, str]]) -> list[tuple[int, str | None]]:
     """POST every (path, token) from its own thread, all released at once."""
-    barrier = threading.Barrier(len(paths_and_tokens))
-    outcomes: list[tuple[int, str | None]] = []
-    guard = threading.Lock()
-
-    def attempt(path: str, token: str) -> None:
-        client = Client(headers={"Authorization": f"Bearer {token}"})
-        outcome: tuple[int, str | None]
-        try:
-            barrier.wait()
-            for _ in range(MAX_BUSY_RETRIES):
-                response = client.post(path, content_type="application/json")
-                if response.status_code != 503:
-                    break
-                time.sleep(0.05)
-            outcome = (response.status_code, response.json().get("code"))
-        except Exception as exc:  # recorded, so a crash fails the assertions below
-            outcome = (0, repr(exc))
-        finally:
-            connection.close()
-        with guard:
-            outcomes.append(outcome)
-
-    threads = [threading.Thread(target=attempt, args=pair) for pair in paths_and_tokens]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return outcomes
+    return post_together([(path, token, None) for path, token in paths_and_tokens])
 
 
 @pytest.mark.postgres

@@ -3,16 +3,13 @@
 offers for one entry.
 """
 
-import threading
-import time
 from collections import Counter
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test import Client
 
 from accounts.service.tokens import issue_token_pair
+from common.tests.racing import post_together
 from events.models import WaitlistOffer
 from events.tests.factories import fill_with_rsvps
 from events.tests.waitlist_offers_admin_support import Status, _entry, _event, _url
@@ -21,34 +18,9 @@ from events.tests.waitlist_offers_admin_support import Status, _entry, _event, _
 # -- races (PostgreSQL row locks) -------------------------------------------------------------
 def _race_posts(token: str, path: str, bodies: list[dict[str, Any]]) -> list[tuple[int, str]]:
     """POST every body from its own thread and connection, all released at once."""
-    barrier = threading.Barrier(len(bodies))
-    outcomes: list[tuple[int, str]] = []
-    guard = threading.Lock()
-
-    def attempt(body: dict[str, Any]) -> None:
-        client = Client(headers={"Authorization": f"Bearer {token}"})
-        try:
-            barrier.wait()
-            for _ in range(10):  # 503 busy is an answer the client is told to retry
-                response = client.post(path, body, content_type="application/json")
-                if response.status_code != 503:
-                    break
-                time.sleep(0.05)
-            outcome = (response.status_code, response.json().get("code", ""))
-        except Exception as exc:  # recorded, so a crash fails the assertions
-            outcome = (0, repr(exc))
-        finally:
-            connection.close()
-        with guard:
-            outcomes.append(outcome)
-
-    threads = [threading.Thread(target=attempt, args=(body,)) for body in bodies]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return outcomes
+    return [
+        (status, code or "") for status, code in post_together([(path, token, b) for b in bodies])
+    ]
 
 
 @pytest.mark.postgres

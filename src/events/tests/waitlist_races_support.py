@@ -1,7 +1,7 @@
 """The race harness and data of the waitlist race test modules (test_waitlist_races_*.py).
 
-Every racer is a thread with its own database connection (Django opens one per thread;
-each thread closes it at the end), released together by a `threading.Barrier`. A lock wait
+Every racer is a thread with its own database connection, released together by
+`run_together`. A lock wait
 that runs out (`lock_timeout`: 503 `busy` over HTTP) is a legitimate answer the client is
 told to retry, so racers retry it a few times; anything else unexpected is recorded and
 fails the test. Celery dispatches are recorded, not run (`dispatched`).
@@ -13,15 +13,17 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.utils import timezone
 
 from accounts.models import User
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
+from common.tests.racing import run_together
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
 from events.service.event_manager.manager import EventManager
 from events.tests.factories import make_event
@@ -60,25 +62,8 @@ def _attempt(call: Callable[[], Any]) -> Outcome:
 def race(calls: Sequence[Callable[[], Any]]) -> list[Outcome]:
     """Start every call on its own thread and connection, all at once; outcomes in order."""
     assert len(calls) <= 60, "the server allows 100 connections; stay well under"
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Outcome | None] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=JOIN_TIMEOUT)
-            outcomes[index] = _attempt(call)
-        except Exception as exc:  # a broken barrier: recorded, so it fails the test
-            outcomes[index] = Outcome(error=repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=JOIN_TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads), "a racer hangs (deadlock?)"
-    return [outcome or Outcome(error="no outcome") for outcome in outcomes]
+    results = run_together([partial(_attempt, call) for call in calls], timeout=JOIN_TIMEOUT)
+    return [r if isinstance(r, Outcome) else Outcome(error=repr(r)) for r in results]
 
 
 def unexpected(outcomes: list[Outcome], allowed: set[str]) -> list[Outcome]:

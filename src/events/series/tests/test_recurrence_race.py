@@ -5,7 +5,6 @@ closes it at the end) and a `threading.Barrier` releases them together. The seri
 lock serialises generation passes and exdate writers.
 """
 
-import threading
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
@@ -14,8 +13,8 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.db import connection
 
+from common.tests.racing import run_together
 from events.models import Event, EventSeries
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import make_series, occurrences, starts, utc
@@ -29,25 +28,7 @@ MONDAYS = [utc(2026, 1, 5, 9) + (utc(2026, 1, 12) - utc(2026, 1, 5)) * week for 
 
 def race(*jobs: Callable[[], Any]) -> list[Any]:
     """Run every job in its own thread, released together; returns results or exceptions."""
-    barrier = threading.Barrier(len(jobs))
-    results: list[Any] = [None] * len(jobs)
-
-    def run(index: int, job: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            results[index] = job()
-        except Exception as exc:  # recorded, so a crash fails the assertions below
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
+    return run_together(jobs)
 
 
 def fresh(series: EventSeries) -> EventSeries:
