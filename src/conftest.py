@@ -51,13 +51,45 @@ class LongFirst:
         items[:] = rolling + rest[:first] + flushing + rest[first:]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend-dependent",
+        action="store_true",
+        help="only the tests whose outcome the database backend can change (CI's SQLite run)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(LongFirst(), "encore-long-first")
 
 
+#: Tests the backend under the suite cannot change: they start Encore in processes of
+#: their own, or check what the browser does with pages whose server side the page tests
+#: check on both backends.
+BACKEND_FREE_MARKERS = ("own_processes", "browser")
+
+
+def backend_dependent(item: pytest.Item) -> bool:
+    """True when the test reads or writes the suite's database in this process: the
+    backend can change its outcome. The others run once, on the PostgreSQL run."""
+    if any(item.get_closest_marker(m) for m in BACKEND_FREE_MARKERS):
+        return False
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or "_django_db_helper" in fixtures
+
+
+def _keep_backend_dependent(config: pytest.Config, items: list[pytest.Item]) -> None:
+    kept = [item for item in items if backend_dependent(item)]
+    if len(kept) < len(items):
+        chosen = set(kept)
+        config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+        items[:] = kept
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A file's tests share one test process; PostgreSQL-only tests skip on SQLite.
+    """A file's tests share one test process; PostgreSQL-only tests skip on SQLite;
+    `--backend-dependent` keeps only the tests the backend can change.
 
     Under `make test` (pytest-xdist, `--dist loadgroup`) each file is a group, so its
     module fixtures (a private stack, a browser) start once; a test marked
@@ -65,6 +97,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     or files that must share one). Tests that need PostgreSQL are skipped on SQLite, with
     the reason (never on the PostgreSQL run).
     """
+    if config.getoption("backend_dependent"):
+        _keep_backend_dependent(config, items)
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))

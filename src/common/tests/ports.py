@@ -8,15 +8,19 @@ binds it in between, which is what "ephemeral" makes unlikely.
 import os
 import socket
 
-#: pytest-xdist runs at most this many test processes (`make test`'s TEST_PROCESSES).
-MAX_PROCESSES = 4
+#: At most this many test processes share the machine: `make test`'s TEST_PROCESSES, for
+#: both of CI's runs side by side.
+MAX_PROCESSES = 6
 
 
 def process_index() -> int:
-    """0 for a plain run, N for pytest-xdist's test process gwN: what a test process uses
-    to take its own share of a resource the machine has one of (ports, Redis databases)."""
+    """0 for a plain run, N for pytest-xdist's test process gwN, moved up by
+    TEST_PROCESS_OFFSET when another run shares the machine (CI's two runs): what a test
+    process uses to take its own share of a resource the machine has one of (ports,
+    Redis databases)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     index = int(worker[2:]) if worker.startswith("gw") else 0
+    index += int(os.environ.get("TEST_PROCESS_OFFSET", "0"))
     if index >= MAX_PROCESSES:
         raise RuntimeError(f"test process {worker}: at most {MAX_PROCESSES} share the machine")
     return index

@@ -60,6 +60,9 @@ def test_every_operation_keeps_the_contract_for_anonymous_callers(
     print(f"anonymous: {sum(run.cases.values())} cases in {time.monotonic() - started:.0f} s")
 
 
+# The organiser's run is the longest test of the suite: a test process of its own, so
+# the anonymous run and the rest of the file go to another one beside it.
+@pytest.mark.xdist_group("api-fuzz-organiser")
 def test_every_operation_keeps_the_contract_for_an_organiser(
     world: World, api_json: dict[str, Any]
 ) -> None:
