@@ -31,7 +31,7 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
-from events.service import claim_function
+from events.core.services import claim_function
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager, contextmanager
 
 from bench import builders
 from bench.registry import Measured, committed_scenario
-from events.service.waitlist_service import process_waitlist_for_event
+from events.waitlist.services import process_waitlist_for_event
 
 CAPACITY = 1000
 ATTENDEES = 900

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from bench import builders
 from bench.registry import Measured, committed_scenario
-from events.service.waitlist_service import expire_waitlist_offers, process_waitlist_for_event
+from events.waitlist.services import expire_waitlist_offers, process_waitlist_for_event
 
 ATTENDEES = 900
 EXPIRED = 10_000

@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.service.tokens import issue_token_pair
 from bench import builders
 from bench.registry import Measured, committed_scenario
-from events.eligibility.pipeline import EligibilityService
+from events.core.eligibility.pipeline import EligibilityService
 from events.models import Event
 
 CAPACITY = 1000

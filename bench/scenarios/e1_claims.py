@@ -40,9 +40,9 @@ from bench.registry import Measured, Sample, committed_scenario
 from bench.scenarios.e0_physical_limit import limit_rate
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
+from events.core.selectors.event import get_participation_event
+from events.core.services.event_manager import EventManager
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.selectors.event import get_participation_event
-from events.service.event_manager.manager import EventManager
 
 RACERS = 60
 SEATS = 10

@@ -28,7 +28,7 @@ from bench import builders
 from bench.harness import WARMUPS
 from bench.registry import Measured, Sample, ScenarioUnavailable, committed_scenario
 from events.models import Event, WaitlistOffer
-from events.service import waitlist_service
+from events.waitlist import services as waitlist_service
 
 TAG = "f1"
 #: docs/spec/quality.md f1.

@@ -1,6 +1,6 @@
 """What accounts holds about one person, as plain JSON values (the export's first part).
 
-The composition of every app's part is `events.selectors.personal_data` (the only app
+The composition of every app's part is `events.core.selectors.personal_data` (the only app
 that may import the others); each app answers for its own rows. The password hash is
 deliberately left out: it is a secret of the login, not information about the person.
 """

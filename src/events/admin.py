@@ -39,7 +39,7 @@ from events.models import (
     WaitlistOffer,
     WaitlistQueueSample,
 )
-from events.service import waitlist_service
+from events.waitlist import services as waitlist_service
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

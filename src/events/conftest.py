@@ -8,10 +8,10 @@ through eager Celery tasks can leave Celery's "a task is running" flag set; see
 
 import pytest
 
+from events.core.tests.event_admin_support import dispatched
+from events.core.tests.factories import make_org
+from events.core.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.models import Organization
-from events.tests.event_admin_support import dispatched
-from events.tests.factories import make_org
-from events.tests.threaded_eager import eager_join_flag_cleared_after_race
 
 __all__ = ["dispatched", "eager_join_flag_cleared_after_race"]  # fixtures, imported for pytest
 

@@ -11,7 +11,7 @@ For other deletes (cascades, Django admin) it is one of docs/spec/domain.md's tw
 single-statement exceptions to the lock order, since it only frees capacity.
 
 Users being deleted (ADR 0013): accounts asks (`user_deletion_requested`) and announces
-(`user_departing`); `events.service.user_departure` refuses or releases. The User
+(`user_departing`); `events.core.services.user_departure` refuses or releases. The User
 `pre_delete` does both again inside the deleting transaction, so a bare `user.delete()`
 or queryset delete leaves no phantom seat either (and finds nothing left after the
 service).
@@ -33,28 +33,28 @@ from notifications.signals import notification_still_wanted
 def handle_waitlist_entry_deleted(
     sender: type[EventWaitList], instance: EventWaitList, **_: Any
 ) -> None:
-    from events.service import waitlist_service
+    from events.waitlist import services as waitlist_service
 
     waitlist_service.revoke_offer_of_removed_entry(instance.event_id, instance.user_id)
 
 
 @receiver(user_deletion_requested, dispatch_uid="events_check_user_deletion")
 def check_user_deletion(sender: type[User], users: list[User], **_: Any) -> None:
-    from events.service import user_departure
+    from events.core.services import user_departure
 
     user_departure.check(users)
 
 
 @receiver(user_departing, dispatch_uid="events_release_departing_users")
 def release_departing_users(sender: type[User], users: list[User], **_: Any) -> None:
-    from events.service import user_departure
+    from events.core.services import user_departure
 
     user_departure.release(users)
 
 
 @receiver(pre_delete, sender=User, dispatch_uid="events_release_deleted_user")
 def release_deleted_user(sender: type[User], instance: User, **_: Any) -> None:
-    from events.service import user_departure
+    from events.core.services import user_departure
 
     user_departure.check([instance])
     user_departure.release([instance])
@@ -70,6 +70,6 @@ def offer_notification_still_wanted(
         return None
     from django.utils import timezone
 
-    from events.service import waitlist_notifications
+    from events.waitlist.services import notifications as waitlist_notifications
 
     return waitlist_notifications.offer_still_live(context.get("offer_id"), timezone.now())

@@ -11,17 +11,15 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
+from events.core.services import event_notifications
 from events.series.tasks import (  # noqa: F401 (imported to be registered, see above)
     generate_recurring_events_task,
     generate_single_series_events_task,
 )
-from events.service import (
-    event_notifications,
-    payment_service,
-    ticket_admin_service,
-    waitlist_notifications,
-    waitlist_service,
-)
+from events.ticketing.services import payments as payment_service
+from events.ticketing.services import ticket_admin as ticket_admin_service
+from events.waitlist import services as waitlist_service
+from events.waitlist.services import notifications as waitlist_notifications
 
 
 @shared_task(name="events.expire_unpaid_tickets")

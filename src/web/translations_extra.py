@@ -2,7 +2,7 @@
 
 `makemessages` (run in `src/web`) extracts only strings found in `src/web`, and the events
 app has no catalogue of its own. The event page shows the eligibility reasons
-(`events.eligibility.enums.Reasons`, `gettext_noop` there) through `{% translate %}`, and
+(`events.core.eligibility.enums.Reasons`, `gettext_noop` there) through `{% translate %}`, and
 the event, checkout and series views pass the services' refusals and the recurrence
 validators' messages through `gettext()`. Listing them here with `gettext_noop` keeps them
 in the web catalogue (`src/web/locale/de/LC_MESSAGES/django.po`) across regenerations.
@@ -13,7 +13,7 @@ Nothing imports this module; it only has to match the English of its sources exa
 
 from django.utils.translation import gettext_noop
 
-#: events.eligibility.enums.Reasons (the event page's "Your status" region).
+#: events.core.eligibility.enums.Reasons (the event page's "Your status" region).
 ELIGIBILITY_REASONS = (
     gettext_noop("You cannot take part in this organisation's events."),
     gettext_noop("This event has already finished."),
@@ -32,7 +32,7 @@ ELIGIBILITY_REASONS = (
 )
 
 #: default_detail of the errors the event page's actions and the checkout may refuse with
-#: (events.waitlist_errors, events.ticket_errors, common.errors).
+#: (events.waitlist.errors, events.ticketing.errors, common.errors).
 EVENT_REFUSALS = (
     gettext_noop("The waitlist of this event is not open."),
     gettext_noop("You are already attending this event."),
@@ -45,7 +45,7 @@ EVENT_REFUSALS = (
     gettext_noop("This would exceed the number of tickets one person may hold."),
     gettext_noop("The request conflicts with the current state."),
     gettext_noop("Invalid input."),
-    # events.payment_errors (issue 14)
+    # events.ticketing.errors (issue 14)
     gettext_noop("Online payment is not set up for this organisation."),
     gettext_noop("The payment provider could not be reached; nothing was charged."),
     gettext_noop("Tickets paid online are given back through a refund."),

@@ -113,7 +113,7 @@ class CompiledInstances:
     answering model instances as the queryset would.
 
     Why: the Event lock every waitlist pass and offer operation begins with
-    (`events.service.locks.lock_event`) is a `select_for_update().select_related()`
+    (`events.core.services.locks.lock_event`) is a `select_for_update().select_related()`
     whose compilation costs Django more than the database spends answering it, on every
     pass (docs/spec/quality.md a3; figures in docs/bench.md). The SQL is compiled once
     (the first call: inside a transaction when it locks); each call then runs it with its

@@ -17,6 +17,15 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import (
+    fill_with_rsvps,
+    fill_with_tickets,
+    make_event,
+    make_member,
+    make_org,
+    make_staff,
+    make_tier,
+)
 from events.models import (
     Blacklist,
     EventWaitList,
@@ -28,16 +37,7 @@ from events.models import (
     WaitlistOffer,
 )
 from events.series.tests.recurrence_builders import generate, make_rule, make_series
-from events.tests.factories import (
-    fill_with_rsvps,
-    fill_with_tickets,
-    make_event,
-    make_member,
-    make_org,
-    make_staff,
-    make_tier,
-)
-from events.tests.waitlist_builders import give_offer
+from events.waitlist.tests.waitlist_builders import give_offer
 from notifications.models import Notification, NotificationType
 
 

@@ -37,7 +37,7 @@ def records(stream: io.StringIO) -> list[dict[str, object]]:
 
 
 def view_that_logs(request: HttpRequest) -> HttpResponse:
-    logging.getLogger("events.service.waitlist_service").info(
+    logging.getLogger("events.waitlist.services").info(
         "waitlist batch created", extra={"event_id": "e-1", "batch_id": "b-2", "offers": 3}
     )
     return HttpResponse("ok")
@@ -59,7 +59,7 @@ def test_a_record_with_extra_fields_during_a_request_is_json_with_them_and_the_r
     assert record["batch_id"] == "b-2"
     assert record["offers"] == 3
     assert record["level"] == "INFO"
-    assert record["logger"] == "events.service.waitlist_service"
+    assert record["logger"] == "events.waitlist.services"
     assert record["request_id"] == response["X-Request-ID"]
     assert len(response["X-Request-ID"]) >= 16
     [late] = [r for r in records(json_log) if r["message"] == "logged as the response goes out"]

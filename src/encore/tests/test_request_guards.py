@@ -12,7 +12,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.tests.factories import make_event
+from events.core.tests.factories import make_event
 
 JSON = "application/json"
 
@@ -234,9 +234,9 @@ def test_cancel_occurrence_outside_the_storable_range_is_400_and_cancels_nothing
 def test_null_for_a_blank_but_not_null_column_is_400_invalid_and_changes_nothing(
     route: str, field: str
 ) -> None:
+    from events.core.tests.factories import make_tier
     from events.models import Venue
     from events.series.tests.recurrence_builders import make_series, template_of
-    from events.tests.factories import make_tier
 
     series = make_series()
     org = series.organization

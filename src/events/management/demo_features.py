@@ -15,11 +15,13 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from accounts.models import User
+from events.core.services import event_service
+from events.core.services.admin_rsvp_service import update_rsvp
+from events.core.services.event_manager import EventManager
 from events.models import Event, EventRSVP, EventSeries, EventWaitList, Organization, Venue
-from events.selectors import waitlist as waitlist_selectors
-from events.service import event_service, recurrence_service, waitlist_service
-from events.service.admin_rsvp_service import update_rsvp
-from events.service.event_manager.manager import EventManager
+from events.series import services as recurrence_service
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors import queue as waitlist_selectors
 
 SERIES_NAME = "Weekly Jam"
 SERIES_WEEKS = 4

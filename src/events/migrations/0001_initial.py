@@ -4,8 +4,8 @@ import common.timezones
 import django.core.validators
 import django.db.models.deletion
 import django.db.models.functions.text
-import events.models.event
-import events.models.organization
+import events.core.models.event
+import events.core.models.organization
 import uuid
 from decimal import Decimal
 from django.conf import settings
@@ -77,7 +77,7 @@ class Migration(migrations.Migration):
                 ('requires_ticket', models.BooleanField(default=False)),
                 ('max_attendees', models.PositiveIntegerField(default=0, help_text='0 = no cap.')),
                 ('attendee_count', models.PositiveIntegerField(default=0, editable=False)),
-                ('visibility_settings', models.JSONField(blank=True, default=events.models.event.default_visibility_settings)),
+                ('visibility_settings', models.JSONField(blank=True, default=events.core.models.event.default_visibility_settings)),
                 ('waitlist_open', models.BooleanField(default=False)),
                 ('waitlist_time_window', models.DurationField(blank=True, null=True)),
                 ('waitlist_batch_size', models.PositiveIntegerField(default=0)),
@@ -148,7 +148,7 @@ class Migration(migrations.Migration):
                 ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
                 ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
                 ('updated_at', models.DateTimeField(auto_now=True)),
-                ('permissions', models.JSONField(default=events.models.organization.default_staff_permissions)),
+                ('permissions', models.JSONField(default=events.core.models.organization.default_staff_permissions)),
                 ('organization', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff', to='events.organization')),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='staff_memberships', to=settings.AUTH_USER_MODEL)),
             ],

@@ -4,7 +4,7 @@ import secrets
 
 import django.core.validators
 import django.db.models.deletion
-import events.models.waitlist
+import events.waitlist.models.waitlist
 import uuid
 from django.conf import settings
 from django.db import migrations, models
@@ -85,7 +85,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='eventwaitlist',
             name='token',
-            field=models.BigIntegerField(default=events.models.waitlist.new_lottery_ticket, editable=False),
+            field=models.BigIntegerField(default=events.waitlist.models.waitlist.new_lottery_ticket, editable=False),
         ),
         migrations.RunPython(give_each_entry_its_own_ticket, migrations.RunPython.noop),
         migrations.AddField(

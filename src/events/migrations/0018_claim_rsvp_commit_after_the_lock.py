@@ -2,7 +2,7 @@
 
 The function now sets `synchronous_commit` off for its own transaction when it wins; the
 caller flushes with a synchronous commit of its own before it answers
-(`events.service.claim_function.DURABLE`). Frozen in `sql/0018_claim_rsvp.sql`.
+(`events.core.services.claim_function.DURABLE`). Frozen in `sql/0018_claim_rsvp.sql`.
 PostgreSQL only.
 """
 

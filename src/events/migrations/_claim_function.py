@@ -2,9 +2,9 @@
 
 Each migration that installs `encore_claim_rsvp` carries the text it installed, frozen in
 `migrations/sql/<its number>_claim_rsvp.sql`: replaying the migrations installs what each
-one installed, whatever `events/sql/claim_rsvp.sql` says today. A change to the function
+one installed, whatever `events/core/sql/claim_rsvp.sql` says today. A change to the function
 is a new migration with a new frozen copy; the newest copy is the file's text
-(`events/tests/test_claim_function_sql.py` fails otherwise, and compares it with the
+(`events/core/tests/test_claim_function_sql.py` fails otherwise, and compares it with the
 function in the database).
 
 The leading underscore keeps Django's migration loader from taking this for a migration.

@@ -1,7 +1,6 @@
-from events.models.event import Event
-from events.models.event_series import EventSeries, EventSeriesFollow, EventSeriesSlug
-from events.models.invitation import Invitation
-from events.models.organization import (
+from events.core.models.event import Event
+from events.core.models.invitation import Invitation
+from events.core.models.organization import (
     Blacklist,
     Organization,
     OrganizationFollow,
@@ -10,13 +9,14 @@ from events.models.organization import (
     OrganizationStaff,
     StaffPermission,
 )
-from events.models.payment import Payment, PaymentRefund, StripeConnection, StripeEvent
+from events.core.models.rsvp import EventRSVP
+from events.core.models.venue import Venue
+from events.models.event_series import EventSeries, EventSeriesFollow, EventSeriesSlug
 from events.models.recurrence_rule import RecurrenceRule
-from events.models.rsvp import EventRSVP
-from events.models.ticket import Ticket, TicketTier
-from events.models.venue import Venue
-from events.models.waitlist import EventWaitList, WaitlistOffer
-from events.models.waitlist_history import WaitlistDraw, WaitlistQueueSample
+from events.ticketing.models.payment import Payment, PaymentRefund, StripeConnection, StripeEvent
+from events.ticketing.models.ticket import Ticket, TicketTier
+from events.waitlist.models.waitlist import EventWaitList, WaitlistOffer
+from events.waitlist.models.waitlist_history import WaitlistDraw, WaitlistQueueSample
 
 __all__ = [
     "Blacklist",

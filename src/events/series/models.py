@@ -45,7 +45,7 @@ from django.db import models
 
 from common.models import TimeStampedModel
 from common.timezones import get_zone, validate_timezone
-from events.models.organization import Organization
+from events.core.models.organization import Organization
 from events.utils.recurrence_validators import (
     validate_generation_window_weeks,
     validate_recurrence_rule,

@@ -6,7 +6,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.tests.factories import make_user
-from events.tests.factories import make_event
+from events.core.tests.factories import make_event
 
 
 def _project_models() -> list[type[Model]]:

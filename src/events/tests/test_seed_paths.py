@@ -11,10 +11,15 @@ import importlib
 import pytest
 
 from encore.celery import app
-from events.eligibility import enums, gates, pipeline, types
+from events.core.eligibility import enums, gates, pipeline, types
+from events.core.schemas.event import EventDetail
+from events.core.services.event_manager import EventManager
 from events.models import Event, EventSeries, EventWaitList, RecurrenceRule, WaitlistOffer
-from events.selectors.waitlist import held_offer_count
-from events.service.event_manager.manager import EventManager
+from events.series.controllers.organization_admin import recurring_events
+from events.ticketing.services.batch_tickets import BatchTicketService
+from events.waitlist.controllers.event_admin import waitlist_offers
+from events.waitlist.selectors.queue import held_offer_count
+from events.waitlist.services import process_waitlist_for_event
 
 SEED_PATHS = [
     ("events.service.event_manager.enums", "Reasons", enums.Reasons),
@@ -24,6 +29,17 @@ SEED_PATHS = [
     ("events.service.event_manager.gates", "AvailabilityGate", gates.AvailabilityGate),
     ("events.service.event_manager.gates", "_pending_offer_count_for_check", held_offer_count),
     ("events.service.event_manager.manager", "EventManager", EventManager),
+    ("events.service.waitlist_service", "process_waitlist_for_event", process_waitlist_for_event),
+    ("events.service.batch_ticket_service", "BatchTicketService", BatchTicketService),
+    ("events.service.batch_ticket_service.service", "BatchTicketService", BatchTicketService),
+    ("events.models.event", "Event", Event),
+    ("events.schema.event", "EventDetail", EventDetail),
+    ("events.controllers.event_admin.waitlist_offers", "CONTROLLERS", waitlist_offers.CONTROLLERS),
+    (
+        "events.controllers.organization_admin.recurring_events",
+        "CONTROLLERS",
+        recurring_events.CONTROLLERS,
+    ),
     ("events.models", "Event", Event),
     ("events.models", "WaitlistOffer", WaitlistOffer),
     ("events.models", "EventWaitList", EventWaitList),

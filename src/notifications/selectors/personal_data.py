@@ -2,7 +2,7 @@
 
 Every notification is listed, also those not delivered in-app (a mail-only one is still
 information Encore keeps about the person), with how each channel delivered it.
-Composed with the other apps' parts by `events.selectors.personal_data`.
+Composed with the other apps' parts by `events.core.selectors.personal_data`.
 """
 
 from datetime import datetime

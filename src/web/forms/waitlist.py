@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from events.models.event import WAITLIST_PARTY_MAX
+from events.core.models.event import WAITLIST_PARTY_MAX
 
 LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 

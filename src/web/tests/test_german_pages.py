@@ -15,12 +15,12 @@ from django.utils import translation
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.eligibility.enums import Reasons
+from events.core.eligibility.enums import Reasons
+from events.core.tests.factories import make_event, make_org, make_tier
 from events.models import Event
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import occurrences
-from events.tests.factories import make_event, make_org, make_tier
-from events.tests.waitlist_builders import active_event, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 from web.tests.event.support import status_region, text_of
 from web.tests.series.support import weekly_series
 

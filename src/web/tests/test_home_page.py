@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org
 from events.models import Event
-from events.tests.factories import make_event, make_org
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org
 from events.models import EventSeries, EventWaitList
-from events.tests.factories import make_event, make_org
 from web.tests.series.test_builder import builder_data
 
 pytestmark = pytest.mark.django_db

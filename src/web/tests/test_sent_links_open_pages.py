@@ -1,6 +1,6 @@
 """Every kind of link Encore sends (`common.links`) opens a page of this app, for its reader.
 
-`events/tests/test_sent_links.py` proves that e-mails, notifications and feeds carry these
+`events/core/tests/test_sent_links.py` proves that e-mails, notifications and feeds carry these
 links; this proves each one answers with a page, not a 404.
 """
 
@@ -12,7 +12,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from accounts.tests.factories import make_user
 from common import links
-from events.tests.factories import make_event, make_org
+from events.core.tests.factories import make_event, make_org
 from web.tests.series.support import weekly_series
 
 pytestmark = pytest.mark.django_db

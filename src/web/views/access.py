@@ -1,4 +1,4 @@
-"""Who may open a page: the pages' side of `events.selectors.access`.
+"""Who may open a page: the pages' side of `events.core.selectors.access`.
 
 Signed-in pages send an anonymous visitor to the log-in page and back (docs/spec/ui.md). The
 permission checks themselves are the admin API's (`access_event_admin`,

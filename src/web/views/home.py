@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from events.selectors.event import list_public_events
+from events.core.selectors.event import list_public_events
 
 #: The home page shows the next events, not the whole future: a fixed page, fixed queries.
 HOME_EVENT_LIMIT = 50

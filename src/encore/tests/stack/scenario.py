@@ -88,7 +88,7 @@ def build() -> dict[str, Any]:
 
 def _event(tag: str, name: str, capacity: int, **fields: Any) -> Any:
     """An open RSVP event in a week, its active waitlist open (2-hour window)."""
-    from events.tests.factories import make_event, make_org
+    from events.core.tests.factories import make_event, make_org
 
     from .scenario_rows import users
 

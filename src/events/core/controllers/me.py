@@ -1,4 +1,4 @@
-"""The caller's own lists: GET /me/tickets, /me/rsvps, /me/waitlist (order: events.selectors.me)."""
+"""The caller's own lists: GET /me/tickets, /me/rsvps, /me/waitlist (order: events.core.selectors.me)."""
 
 from django.db.models import QuerySet
 from ninja_extra import api_controller, route
@@ -7,9 +7,9 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.controllers.base import CallerController
 from common.api import Pagination
+from events.core.schemas.me import MyRSVPSchema, MyTicketSchema, MyWaitlistEntrySchema
+from events.core.selectors import me as me_selectors
 from events.models import EventRSVP, EventWaitList, Ticket
-from events.schema.me import MyRSVPSchema, MyTicketSchema, MyWaitlistEntrySchema
-from events.selectors import me as me_selectors
 
 
 @api_controller("/me", auth=JWTAuth(), tags=["me"])

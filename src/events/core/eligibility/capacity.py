@@ -30,12 +30,12 @@ from django.utils import timezone
 
 from common import metrics
 from common.timezones import get_zone
-from events.eligibility.enums import NextStep, Reasons
-from events.eligibility.refusals import EligibilityRefused
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.enums import NextStep, Reasons
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.types import EventUserEligibility
+from events.core.selectors.locked_check import LockedCheck, locked_check, refusal_details
 from events.models import Event, Invitation
-from events.selectors.locked_check import LockedCheck, locked_check, refusal_details
-from events.selectors.waitlist import QueueStanding
+from events.waitlist.selectors.queue import QueueStanding
 
 
 @dataclass(frozen=True)

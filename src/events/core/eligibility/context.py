@@ -31,7 +31,8 @@ from django.db.models.functions import Coalesce, Upper
 from django.db.models.lookups import Exact
 
 from common.compiled_query import CompiledQuery, Param
-from events.eligibility.capacity import SeatState
+from events.core.eligibility.capacity import SeatState
+from events.core.selectors.access import is_authenticated
 from events.models import (
     Blacklist,
     Event,
@@ -43,8 +44,7 @@ from events.models import (
     Ticket,
     TicketTier,
 )
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.access import is_authenticated
+from events.waitlist.selectors import queue as waitlist_selectors
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ never query the database (AvailabilityGate's budget is zero queries).
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from events.eligibility.capacity import availability_refusal, sold_out_refusal
-from events.eligibility.context import EligibilityContext
-from events.eligibility.enums import NextStep, Reasons
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.capacity import availability_refusal, sold_out_refusal
+from events.core.eligibility.context import EligibilityContext
+from events.core.eligibility.enums import NextStep, Reasons
+from events.core.eligibility.types import EventUserEligibility
 from events.models import Event, OrganizationMember, TicketTier
 
 

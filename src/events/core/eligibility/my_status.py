@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from accounts.models import User
-from events.eligibility.context import EligibilityContext
-from events.eligibility.pipeline import EligibilityService
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.context import EligibilityContext
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.eligibility.types import EventUserEligibility
 from events.models import Event, Ticket, WaitlistOffer
-from events.selectors import waitlist_eta
+from events.waitlist.selectors import eta as waitlist_eta
 
 
 @dataclass(frozen=True)

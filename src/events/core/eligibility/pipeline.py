@@ -5,9 +5,9 @@ from datetime import datetime
 from django.utils import timezone
 
 from common.timezones import get_zone
-from events.eligibility.context import EligibilityContext, load_context
-from events.eligibility.gates import GATES, Intent
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.context import EligibilityContext, load_context
+from events.core.eligibility.gates import GATES, Intent
+from events.core.eligibility.types import EventUserEligibility
 from events.models import Event
 
 

@@ -7,8 +7,8 @@ eligibility package, beside the answer it wraps; `common.api` maps it to HTTP.
 from typing import Any
 
 from common.errors import EncoreError
-from events.eligibility.enums import CAPACITY_REASON_CODES
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.enums import CAPACITY_REASON_CODES
+from events.core.eligibility.types import EventUserEligibility
 
 
 class EligibilityRefused(EncoreError):

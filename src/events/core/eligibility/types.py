@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
-from events.eligibility.enums import NextStep, Reasons
+from events.core.eligibility.enums import NextStep, Reasons
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from django.db import models
 
 from common.models import TimeStampedModel
 from common.timezones import validate_timezone
-from events.models.event_series import EventSeries
-from events.models.organization import Organization
-from events.models.venue import Venue
+from events.core.models.organization import Organization
+from events.core.models.venue import Venue
+from events.series.models import EventSeries
 
 WAITLIST_WINDOW_MIN = timedelta(hours=1)
 WAITLIST_WINDOW_MAX = timedelta(days=7)

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.event import Event
+from events.core.models.event import Event
 
 
 class Invitation(TimeStampedModel):

@@ -3,7 +3,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.event import WAITLIST_PARTY_MAX, Event
+from events.core.models.event import WAITLIST_PARTY_MAX, Event
 
 #: An RSVP and its guests are one party: at most WAITLIST_PARTY_MAX seats.
 RSVP_GUESTS_MAX = WAITLIST_PARTY_MAX - 1

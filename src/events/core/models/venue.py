@@ -1,7 +1,7 @@
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.organization import Organization
+from events.core.models.organization import Organization
 
 
 class Venue(TimeStampedModel):

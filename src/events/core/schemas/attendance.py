@@ -7,7 +7,7 @@ from ninja import Field, Schema
 from pydantic import ConfigDict, StrictInt
 
 from common.api import ErrorSchema
-from events.models.rsvp import RSVP_GUESTS_MAX
+from events.core.models.rsvp import RSVP_GUESTS_MAX
 
 
 class EligibilitySchema(Schema):

@@ -1,6 +1,6 @@
 """Response and query bodies of the public event routes (`GET /events`, `GET /events/{id}`).
 
-The rows come from `events.selectors.event.with_public_fields`, which annotates
+The rows come from `events.core.selectors.event.with_public_fields`, which annotates
 `viewer_is_staff` and the seats held, so nothing here touches the database.
 `visibility_settings` hides numbers from everyone but the organisation's owner and staff:
 `show_capacity=false` nulls `max_attendees`, `effective_capacity`, `seats_held` (and the
@@ -16,9 +16,9 @@ from typing import Any, Literal
 from ninja import Schema
 
 from common.http.fields import LenientInstant
+from events.core.schemas.durations import IsoDuration
+from events.core.selectors.event import seats_held
 from events.models import Event, TicketTier
-from events.schema.durations import IsoDuration
-from events.selectors.event import seats_held
 
 EventStatus = Literal["draft", "open", "closed", "cancelled"]
 

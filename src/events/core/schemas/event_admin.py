@@ -17,10 +17,10 @@ from pydantic import AfterValidator, ConfigDict, StrictBool, StrictInt
 
 from accounts.schema.user import UserRefSchema
 from common.http.fields import Instant
+from events.core.schemas.choices import RSVPStatus
+from events.core.schemas.durations import IsoDuration
+from events.core.schemas.venue import MAX_CAPACITY
 from events.models import Event
-from events.schema.choices import RSVPStatus
-from events.schema.durations import IsoDuration
-from events.schema.venue import MAX_CAPACITY
 
 EARLIEST = 1900
 LATEST = 9000

@@ -5,10 +5,10 @@ from datetime import datetime
 
 from ninja import Schema
 
+from events.core.schemas.attendance import MyOfferSchema
+from events.core.selectors.me import own_live_offer
 from events.models import EventWaitList, Ticket, WaitlistOffer
-from events.schema.attendance import MyOfferSchema
-from events.schema.payment import TicketPaymentSchema, ticket_payment
-from events.selectors.me import own_live_offer
+from events.ticketing.schemas.payment import TicketPaymentSchema, ticket_payment
 
 
 class MyEventSchema(Schema):

@@ -69,7 +69,7 @@ def member_organizations(user: AnyUser) -> QuerySet[Organization]:
 
 # The three above and `visible_events` for a signed-in user, spelled with the user's id
 # and e-mail as values *or* expressions, so a compiled statement can put a `Param` in
-# their place (`events.selectors.event.get_participation_event`, ADR 0028).
+# their place (`events.core.selectors.event.get_participation_event`, ADR 0028).
 def _staff_organizations(user_id: UserRef) -> QuerySet[Organization]:
     staff = OrganizationStaff.objects.filter(organization=OuterRef("pk"), user_id=user_id)
     return Organization.objects.filter(Q(owner_id=user_id) | Q(Exists(staff)))

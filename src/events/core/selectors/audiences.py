@@ -10,6 +10,7 @@ import uuid
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Lower
 
+from events.core.selectors.access import LIVE_MEMBER_STATUSES
 from events.models import (
     Blacklist,
     EventSeriesFollow,
@@ -18,7 +19,6 @@ from events.models import (
     OrganizationMember,
     OrganizationStaff,
 )
-from events.selectors.access import LIVE_MEMBER_STATUSES
 
 
 def live_members(organization: Organization) -> Q:

@@ -28,9 +28,7 @@ from django.utils import timezone
 
 from common.compiled_query import CompiledInstances, Param
 from common.errors import NotFound
-from events.models import Event, OrganizationStaff
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.access import (
+from events.core.selectors.access import (
     AnyUser,
     UserRef,
     blacklisted_organizations,
@@ -38,6 +36,8 @@ from events.selectors.access import (
     visible_events,
     visible_events_of,
 )
+from events.models import Event, OrganizationStaff
+from events.waitlist.selectors import queue as waitlist_selectors
 
 
 def held_seats_expression(now: datetime | None = None) -> Expression:

@@ -24,10 +24,10 @@ from django.db.models import (
 from django.utils import timezone
 
 from common.errors import first_or_not_found
+from events.core.selectors.access import AnyUser
+from events.core.selectors.event import with_public_fields
 from events.models import Event, EventRSVP, EventWaitList, Invitation, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.access import AnyUser
-from events.selectors.event import with_public_fields
+from events.waitlist.selectors import queue as waitlist_selectors
 
 
 # -- RSVPs -----------------------------------------------------------------------------

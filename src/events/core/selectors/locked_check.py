@@ -40,9 +40,9 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from common.compiled_query import CompiledQuery, Param
+from events.core.models.event import capacity_limit
 from events.models import Event, EventRSVP, EventWaitList, Invitation, WaitlistOffer
-from events.models.event import capacity_limit
-from events.selectors.waitlist import held_offers, live_offers, now_param, position_expression
+from events.waitlist.selectors.queue import held_offers, live_offers, now_param, position_expression
 
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
 

@@ -15,6 +15,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from common.errors import first_or_not_found
+from events.core.selectors import event_admin as admin_selectors
+from events.core.selectors.access import AnyUser, access_event_admin, staff_organizations
 from events.models import (
     Event,
     EventRSVP,
@@ -24,9 +26,7 @@ from events.models import (
     StaffPermission,
     Ticket,
 )
-from events.selectors import event_admin as admin_selectors
-from events.selectors import tickets as ticket_selectors
-from events.selectors.access import AnyUser, access_event_admin, staff_organizations
+from events.ticketing.selectors import tickets as ticket_selectors
 from events.utils.money import to_major
 
 LIST_CAP = 100

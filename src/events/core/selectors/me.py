@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from events.models import EventRSVP, EventWaitList, Ticket, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
+from events.waitlist.selectors import queue as waitlist_selectors
 
 RowT = TypeVar("RowT", bound=Model)
 

@@ -1,7 +1,7 @@
 """The signed-in attendee's page (`/me`): what they hold for events not over yet.
 
 The same rows and order as the API's `/me/rsvps`, `/me/tickets` and `/me/waitlist`
-(`events.selectors.me`), narrowed to events that have not ended (an event in progress
+(`events.core.selectors.me`), narrowed to events that have not ended (an event in progress
 still counts) and to the first `limit` of each list. Five queries whatever the numbers:
 one per list, and the caller's live offers in one prefetch (`me.my_waitlist`).
 """
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from accounts.models import User
+from events.core.selectors import me
 from events.models import EventRSVP, EventWaitList, Ticket
-from events.selectors import me
 
 LIMIT = 50
 

@@ -11,6 +11,7 @@ import uuid
 from django.db.models import QuerySet
 
 from common.errors import first_or_not_found
+from events.core.selectors.access import AnyUser, visible_organizations
 from events.models import (
     Blacklist,
     EventSeries,
@@ -20,7 +21,6 @@ from events.models import (
     OrganizationStaff,
     Venue,
 )
-from events.selectors.access import AnyUser, visible_organizations
 
 
 def get_visible_organization(user: AnyUser, slug: str) -> Organization:

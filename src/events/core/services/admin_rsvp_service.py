@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.errors import first_or_not_found
+from events.core.errors import NotAttending, RSVPAlreadyCheckedIn
+from events.core.services.check_in_window import assert_check_in_open
+from events.core.services.event_manager import EventManager
 from events.models import Event, EventRSVP
-from events.rsvp_errors import NotAttending, RSVPAlreadyCheckedIn
-from events.service.check_in_window import assert_check_in_open
-from events.service.event_manager.manager import EventManager
 
 logger = logging.getLogger("encore.rsvps")
 

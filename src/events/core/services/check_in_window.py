@@ -3,7 +3,7 @@
 from datetime import datetime
 
 from events.models import Event
-from events.ticket_errors import OutsideCheckInWindow
+from events.ticketing.errors import OutsideCheckInWindow
 
 
 def assert_check_in_open(event: Event, now: datetime) -> None:

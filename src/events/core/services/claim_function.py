@@ -4,7 +4,7 @@ Why: the Python claim (`EventManager._write_rsvp`) held the Event row lock acros
 six round trips (lock, check, insert, count, offer, queue entry, COMMIT); with many
 claimers in one process every return from the database also waited for the interpreter
 lock, and every other claimer of the event waited for both. The PL/pgSQL function
-(migrations 0012 and 0014, `events/sql/claim_rsvp.sql`) applies the same rule as
+(migrations 0012 and 0014, `events/core/sql/claim_rsvp.sql`) applies the same rule as
 `capacity.assert_capacity_locked` and does the same writes, in autocommit, so the lock
 ends with the statement. A refusal holds the lock as little as it can: decided on a
 snapshot before the lock when the snapshot has no room, or under the lock by raising
@@ -36,12 +36,12 @@ from typing import Any, NoReturn
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from events.eligibility import capacity
+from events.core.eligibility import capacity
+from events.core.selectors.locked_check import LockedCheck
+from events.core.services import event_notifications
 from events.models import Event, EventRSVP
-from events.selectors.locked_check import LockedCheck
-from events.service import event_notifications
-from events.service.waitlist_service.claims import after_claim
-from events.service.waitlist_service.triggering import enqueue_waitlist_processing
+from events.waitlist.services.claims import after_claim
+from events.waitlist.services.triggering import enqueue_waitlist_processing
 
 YES = EventRSVP.Status.YES
 _CALL = "SELECT * FROM encore_claim_rsvp(%s, %s, %s, %s, %s)"

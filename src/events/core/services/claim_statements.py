@@ -5,7 +5,7 @@ event waits, so Django building a query under the lock costs the whole queue (th
 claim spent most of its time under the lock building statements; docs/spec/quality.md
 e1, ADR 0022, figures in docs/bench.md). These statements are described with the ORM, as
 everything else, and bound with fresh values at each call (ADR 0006). The read under the
-lock is `events.selectors.locked_check`; the lock itself is `locks.lock_event_row`.
+lock is `events.core.selectors.locked_check`; the lock itself is `locks.lock_event_row`.
 
 What they skip, on purpose: `save()` and the ORM's delete collector. A new RSVP needs
 no model hook (EventRSVP has none), and the queue entry of a registering member is

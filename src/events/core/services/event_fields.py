@@ -15,8 +15,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from common.errors import InvalidInput
+from events.core.models.event import DEFAULT_CHECK_IN_LEAD, default_visibility_settings
 from events.models import Event, Organization, Venue
-from events.models.event import DEFAULT_CHECK_IN_LEAD, default_visibility_settings
 
 #: Fields an organiser sets on create and PATCH. `venue_id` is resolved within the
 #: organisation; status has its own route, and the series fields belong to the series.

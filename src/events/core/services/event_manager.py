@@ -13,21 +13,17 @@ from django.utils import timezone
 
 from common import metrics
 from common.errors import InvalidInput
-from events.eligibility import capacity
-from events.eligibility.enums import Reasons
-from events.eligibility.pipeline import EligibilityService
-from events.eligibility.refusals import EligibilityRefused
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility import capacity
+from events.core.eligibility.enums import Reasons
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.types import EventUserEligibility
+from events.core.models.rsvp import RSVP_GUESTS_MAX
+from events.core.selectors.locked_check import LockedCheck, locked_check
+from events.core.services import claim_function, claim_statements, event_notifications
+from events.core.services.locks import adjust_attendee_count, lock_event, lock_event_row
 from events.models import Event, EventRSVP
-from events.models.rsvp import RSVP_GUESTS_MAX
-from events.selectors.locked_check import LockedCheck, locked_check
-from events.service import (
-    claim_function,
-    claim_statements,
-    event_notifications,
-    waitlist_service,
-)
-from events.service.locks import adjust_attendee_count, lock_event, lock_event_row
+from events.waitlist import services as waitlist_service
 
 YES = EventRSVP.Status.YES
 

@@ -43,6 +43,8 @@ from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import User
 from common import dispatch
+from events.core.selectors import audiences
+from events.core.services import notification_context
 from events.models import (
     Event,
     EventRSVP,
@@ -50,8 +52,6 @@ from events.models import (
     Organization,
     Ticket,
 )
-from events.selectors import audiences
-from events.service import notification_context
 from notifications.models import NotificationType
 from notifications.signals import notification_requested
 

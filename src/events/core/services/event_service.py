@@ -20,7 +20,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from common.errors import Conflict, InvalidInput
-from events.errors import HasAttendees, InvalidTransition
+from events.core.errors import HasAttendees, InvalidTransition
+from events.core.services import event_fields, event_notifications, slugs
+from events.core.services.locks import lock_event
 from events.models import (
     Event,
     EventRSVP,
@@ -29,15 +31,9 @@ from events.models import (
     Ticket,
     WaitlistOffer,
 )
-from events.service import (
-    event_fields,
-    event_notifications,
-    slugs,
-    ticket_tier_service,
-    waitlist_service,
-    waitlist_settings_service,
-)
-from events.service.locks import lock_event
+from events.ticketing.services import tiers as ticket_tier_service
+from events.waitlist import services as waitlist_service
+from events.waitlist.services import settings as waitlist_settings_service
 
 logger = logging.getLogger("encore.events")
 

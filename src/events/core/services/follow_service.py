@@ -15,8 +15,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from events.core.selectors.organization import get_visible_organization, get_visible_series
 from events.models import EventSeries, EventSeriesFollow, Organization, OrganizationFollow
-from events.selectors.organization import get_visible_organization, get_visible_series
 
 FollowT = TypeVar("FollowT", OrganizationFollow, EventSeriesFollow)
 

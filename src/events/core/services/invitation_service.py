@@ -12,8 +12,8 @@ from django.db import transaction
 
 from accounts.models import User
 from common.errors import Conflict
+from events.core.services.unique_insert import insert_or_conflict
 from events.models import Event, Invitation
-from events.service.unique_insert import insert_or_conflict
 
 logger = logging.getLogger("encore.events")
 

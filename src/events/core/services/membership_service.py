@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.errors import Conflict, EncoreError, InvalidInput, PermissionDenied
+from events.core.services.unique_insert import insert_or_conflict
 from events.models import Organization, OrganizationMember, OrganizationMembershipRequest
-from events.service.unique_insert import insert_or_conflict
 
 Status = OrganizationMember.Status
 RequestStatus = OrganizationMembershipRequest.Status

@@ -13,8 +13,8 @@ from django.utils.text import slugify
 
 from accounts.models import User
 from common.errors import Conflict, InvalidInput
+from events.core.services.unique_insert import insert_or_conflict
 from events.models import Organization
-from events.service.unique_insert import insert_or_conflict
 
 UPDATABLE_FIELDS = frozenset(
     {"name", "description", "timezone", "visibility", "accept_membership_requests"}

@@ -11,9 +11,9 @@ from django.db import transaction
 
 from accounts.models import User
 from common.errors import Conflict, InvalidInput
+from events.core.models.organization import default_staff_permissions
+from events.core.services.unique_insert import insert_or_conflict
 from events.models import Organization, OrganizationStaff, StaffPermission
-from events.models.organization import default_staff_permissions
-from events.service.unique_insert import insert_or_conflict
 
 
 class AlreadyStaff(Conflict):

@@ -35,7 +35,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from events.departure_errors import HasPaidTickets, OwnsOrganizations
+from events.core.errors import HasPaidTickets, OwnsOrganizations
+from events.core.services.event_manager import EventManager
+from events.core.services.locks import lock_event, lock_tiers
 from events.models import (
     Blacklist,
     Event,
@@ -45,9 +47,8 @@ from events.models import (
     Ticket,
     WaitlistOffer,
 )
-from events.service import cancellation_service, waitlist_service
-from events.service.event_manager.manager import EventManager
-from events.service.locks import lock_event, lock_tiers
+from events.ticketing.services import cancellation as cancellation_service
+from events.waitlist import services as waitlist_service
 
 logger = logging.getLogger("encore.events")
 

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import Conflict, InvalidInput
+from events.core.services.unique_insert import insert_or_conflict
 from events.models import Event, Organization, Venue
-from events.service import waitlist_service
-from events.service.unique_insert import insert_or_conflict
+from events.waitlist import services as waitlist_service
 
 UPDATABLE_FIELDS = frozenset({"name", "capacity", "address"})
 

@@ -15,8 +15,8 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_org
 from events.models import Event, EventRSVP, Organization, OrganizationFollow
-from events.tests.factories import make_org
 from notifications.models import Notification
 
 VIENNA_START = datetime(2031, 3, 4, 18, 0, tzinfo=UTC)  # 19:00 CET in Vienna

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.models.organization import default_staff_permissions
 from events.models import (
     Event,
     EventRSVP,
@@ -18,7 +19,6 @@ from events.models import (
     Ticket,
     TicketTier,
 )
-from events.models.organization import default_staff_permissions
 
 _seq = itertools.count(1)
 

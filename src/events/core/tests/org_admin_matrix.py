@@ -16,6 +16,7 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_member, make_org, make_staff
 from events.models import (
     Blacklist,
     Organization,
@@ -25,7 +26,6 @@ from events.models import (
     StaffPermission,
     Venue,
 )
-from events.tests.factories import make_member, make_org, make_staff
 
 ALL_ON = {key: True for key in StaffPermission.values}
 

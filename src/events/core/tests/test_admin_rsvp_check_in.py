@@ -10,12 +10,12 @@ from django.utils import timezone
 
 from accounts.tests.factories import make_user
 from common.errors import Conflict, NotFound
+from events.core.selectors.personal_data import personal_data
+from events.core.services import admin_rsvp_service
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import fill_with_rsvps, make_event, make_staff
 from events.models import Event, EventRSVP
-from events.selectors.personal_data import personal_data
-from events.service import admin_rsvp_service
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import fill_with_rsvps, make_event, make_staff
-from events.ticket_errors import OutsideCheckInWindow
+from events.ticketing.errors import OutsideCheckInWindow
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import fill_with_rsvps, make_event
 from events.models import Event, EventRSVP, EventWaitList
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import fill_with_rsvps, make_event
 
 
 def _url(event: Event, rsvp_id: Any = None) -> str:

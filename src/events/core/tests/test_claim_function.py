@@ -17,13 +17,13 @@ from django.test.utils import CaptureQueriesContext
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
 from common.tests.racing import a_backend_waits_on_a_lock
-from events.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.services import claim_function
+from events.core.services.event_manager import EventManager
+from events.core.services.locks import lock_event_row
+from events.core.tests.factories import fill_with_rsvps
 from events.models import Event, EventRSVP, EventWaitList, Invitation, Venue, WaitlistOffer
-from events.service import claim_function
-from events.service.event_manager.manager import EventManager
-from events.service.locks import lock_event_row
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_races_support import offer, queue, waitlist_event
+from events.waitlist.tests.waitlist_races_support import offer, queue, waitlist_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -1,6 +1,6 @@
 """The claim function cannot drift from its SQL file (docs/spec/quality.md "Reliability").
 
-`events/sql/claim_rsvp.sql` is the text the code is written against; each migration that
+`events/core/sql/claim_rsvp.sql` is the text the code is written against; each migration that
 installs the function carries a frozen copy of what it installed
 (`events/migrations/sql/`). A change to the file without a migration that installs it,
 or a database whose function is not the file's, fails here.
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-EVENTS = Path(__file__).resolve().parents[1]
-CURRENT = EVENTS / "sql" / "claim_rsvp.sql"
+EVENTS = Path(__file__).resolve().parents[2]
+CURRENT = EVENTS / "core" / "sql" / "claim_rsvp.sql"
 FROZEN = EVENTS / "migrations" / "sql"
 MIGRATIONS = EVENTS / "migrations"
 DEFINITION = re.compile(

@@ -23,12 +23,12 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.tests.factories import make_user
 from common.compiled_query import CompiledWrite, Param, expanded
-from events.eligibility import capacity
-from events.eligibility.refusals import EligibilityRefused
+from events.core.eligibility import capacity
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import fill_with_rsvps
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.service.event_manager.manager import EventManager
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_races_support import offer, queue, race, waitlist_event
+from events.waitlist.tests.waitlist_races_support import offer, queue, race, waitlist_event
 
 Status = WaitlistOffer.WaitlistOfferStatus
 YES = EventRSVP.Status.YES

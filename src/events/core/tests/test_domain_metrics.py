@@ -14,8 +14,8 @@ from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
 from events.series.tests.recurrence_builders import generate, make_series
-from events.service import waitlist_service
-from events.tests.waitlist_builders import T0, WINDOW, active_event, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import T0, WINDOW, active_event, queue_in_order
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from events.core.tests.factories import make_event, make_org
 from events.models import Event
 from events.series.tests.recurrence_builders import make_rule, make_series
-from events.tests.factories import make_event, make_org
 
 
 @pytest.fixture

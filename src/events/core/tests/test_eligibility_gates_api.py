@@ -11,9 +11,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.models import Event, OrganizationMember
-from events.tests.attendance_builders import blacklist, invite, queue
-from events.tests.factories import (
+from events.core.tests.attendance_builders import blacklist, invite, queue
+from events.core.tests.factories import (
     fill_with_rsvps,
     fill_with_tickets,
     make_event,
@@ -22,6 +21,7 @@ from events.tests.factories import (
     make_staff,
     make_tier,
 )
+from events.models import Event, OrganizationMember
 
 pytestmark = pytest.mark.django_db
 

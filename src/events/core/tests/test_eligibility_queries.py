@@ -6,13 +6,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
-from events.eligibility.context import load_context
-from events.eligibility.gates import AvailabilityGate, Intent, TicketSalesGate
-from events.eligibility.pipeline import EligibilityService
-from events.eligibility.types import EventUserEligibility
-from events.models import Event, OrganizationMember, Venue
-from events.tests.attendance_builders import blacklist, invite, queue
-from events.tests.factories import (
+from events.core.eligibility.context import load_context
+from events.core.eligibility.gates import AvailabilityGate, Intent, TicketSalesGate
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.eligibility.types import EventUserEligibility
+from events.core.tests.attendance_builders import blacklist, invite, queue
+from events.core.tests.factories import (
     fill_with_rsvps,
     fill_with_tickets,
     make_event,
@@ -20,6 +19,7 @@ from events.tests.factories import (
     make_org,
     make_tier,
 )
+from events.models import Event, OrganizationMember, Venue
 
 pytestmark = pytest.mark.django_db
 

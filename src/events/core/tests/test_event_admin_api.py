@@ -5,10 +5,10 @@ from typing import Any
 
 import pytest
 
+from events.core.services import event_service
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import fill_with_rsvps, make_event, make_org, make_tier
 from events.models import Event, EventRSVP, EventSeries, Ticket, TicketTier, Venue
-from events.service import event_service
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import fill_with_rsvps, make_event, make_org, make_tier
 
 
 def _url(event: Event) -> str:

@@ -6,10 +6,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from events.core.services import event_service
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import make_event, make_org, make_staff
 from events.models import Event, TicketTier, Venue
-from events.service import event_service
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import make_event, make_org, make_staff
 
 START = datetime(2031, 3, 14, 18, 0, tzinfo=UTC)
 

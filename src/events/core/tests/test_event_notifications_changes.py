@@ -16,11 +16,9 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.models import Event, EventRSVP, Ticket, Venue
-from events.service import event_notifications, event_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.service.event_manager.manager import EventManager
-from events.tests.event_notifications_support import (
+from events.core.services import event_notifications, event_service
+from events.core.services.event_manager import EventManager
+from events.core.tests.event_notifications_support import (
     VIENNA_START,
     VIENNA_START_FORMATTED,
     Committed,
@@ -32,8 +30,10 @@ from events.tests.event_notifications_support import (
     rsvp,
     vienna_org,
 )
-from events.tests.factories import make_event, make_member, make_org
-from events.tests.ticket_helpers import free_tier, ticketed_event
+from events.core.tests.factories import make_event, make_member, make_org
+from events.models import Event, EventRSVP, Ticket, Venue
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.tests.ticket_helpers import free_tier, ticketed_event
 from notifications.models import Notification
 
 __all__ = ["committed"]  # fixtures, imported for pytest

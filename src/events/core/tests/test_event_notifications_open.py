@@ -14,10 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from accounts.tests.factories import make_user
 from common.tests.dispatch_recorder import SentTasks
-from events.models import Event, EventSeries, EventSeriesFollow
-from events.service import event_notifications, event_service
-from events.tests.attendance_builders import blacklist, invite
-from events.tests.event_notifications_support import (
+from events.core.services import event_notifications, event_service
+from events.core.tests.attendance_builders import blacklist, invite
+from events.core.tests.event_notifications_support import (
     VIENNA_START,
     VIENNA_START_FORMATTED,
     Committed,
@@ -27,7 +26,8 @@ from events.tests.event_notifications_support import (
     follow,
     recipients,
 )
-from events.tests.factories import make_event, make_member, make_org, make_staff
+from events.core.tests.factories import make_event, make_member, make_org, make_staff
+from events.models import Event, EventSeries, EventSeriesFollow
 from notifications.models import Notification
 
 __all__ = ["committed"]  # fixtures, imported for pytest

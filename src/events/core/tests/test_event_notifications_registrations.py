@@ -15,12 +15,10 @@ from django.core import mail
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.eligibility.refusals import EligibilityRefused
-from events.models import Event, Ticket
-from events.service import admin_rsvp_service, cancellation_service, ticket_admin_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.service.event_manager.manager import EventManager
-from events.tests.event_notifications_support import (
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.services import admin_rsvp_service
+from events.core.services.event_manager import EventManager
+from events.core.tests.event_notifications_support import (
     VIENNA_START,
     VIENNA_START_FORMATTED,
     Committed,
@@ -31,9 +29,13 @@ from events.tests.event_notifications_support import (
     rsvp,
     vienna_org,
 )
-from events.tests.factories import make_event, make_staff, make_tier
-from events.tests.ticket_helpers import free_tier, offline_tier, ticketed_event
-from events.ticket_errors import AlreadyCancelled, TierSoldOut
+from events.core.tests.factories import make_event, make_staff, make_tier
+from events.models import Event, Ticket
+from events.ticketing.errors import AlreadyCancelled, TierSoldOut
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.services import ticket_admin as ticket_admin_service
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.tests.ticket_helpers import free_tier, offline_tier, ticketed_event
 from notifications.models import Notification
 
 __all__ = ["committed"]  # fixtures, imported for pytest

@@ -5,10 +5,10 @@ from typing import Any
 
 import pytest
 
+from events.core.services import event_service
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import fill_with_rsvps, make_event, make_org, make_staff
 from events.models import Event, EventRSVP, EventSeries
-from events.service import event_service
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import fill_with_rsvps, make_event, make_org, make_staff
 
 STATUSES = ["draft", "open", "closed", "cancelled"]
 ALLOWED = {

@@ -7,9 +7,8 @@ from django.db.models import IntegerField, Value
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.models import Event, EventSeries, Organization, OrganizationMember, Venue
-from events.tests.attendance_builders import blacklist, invite
-from events.tests.factories import (
+from events.core.tests.attendance_builders import blacklist, invite
+from events.core.tests.factories import (
     fill_with_rsvps,
     make_event,
     make_member,
@@ -17,6 +16,7 @@ from events.tests.factories import (
     make_staff,
     make_tier,
 )
+from events.models import Event, EventSeries, Organization, OrganizationMember, Venue
 
 pytestmark = pytest.mark.django_db
 
@@ -246,7 +246,7 @@ class TestHiddenNumbers:
     ):
         """The seam for the advanced waitlist: one annotation, no query per item."""
         monkeypatch.setattr(
-            "events.selectors.event.held_seats_expression",
+            "events.core.selectors.event.held_seats_expression",
             lambda: Value(3, output_field=IntegerField()),
         )
         for _ in range(3):

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from events.core.tests.factories import make_member, make_org
 from events.models import (
     Blacklist,
     EventSeries,
@@ -13,7 +14,6 @@ from events.models import (
     Organization,
     OrganizationFollow,
 )
-from events.tests.factories import make_member, make_org
 
 pytestmark = pytest.mark.django_db
 

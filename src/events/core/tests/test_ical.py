@@ -5,8 +5,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, Venue
-from events.tests.factories import make_event, make_org
 from events.utils import ical
 
 VIENNA = ZoneInfo("Europe/Vienna")

@@ -5,10 +5,10 @@ from typing import Any
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.services import invitation_service
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import make_event
 from events.models import Event, Invitation
-from events.service import invitation_service
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import make_event
 
 
 def _url(event: Event, invitation_id: Any = None) -> str:

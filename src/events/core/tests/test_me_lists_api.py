@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_tier
 from events.models import EventRSVP, EventWaitList, Ticket
-from events.tests.factories import make_event, make_tier
 
 pytestmark = pytest.mark.django_db
 

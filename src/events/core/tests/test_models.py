@@ -5,8 +5,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventWaitList, Venue
-from events.tests.factories import make_event, make_org
 
 
 @pytest.mark.django_db

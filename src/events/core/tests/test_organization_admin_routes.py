@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from events.core.tests.org_admin_matrix import AdminRoute, expect_case, matrix_params
 from events.models import StaffPermission
-from events.tests.org_admin_matrix import AdminRoute, expect_case, matrix_params
 
 P = StaffPermission
 ADMIN = "/organization-admin/{slug}"

@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from events.core.tests.factories import make_org, make_staff
+from events.core.tests.org_admin_matrix import snapshot
 from events.models import Organization
-from events.tests.factories import make_org, make_staff
-from events.tests.org_admin_matrix import snapshot
 
 
 def _owner(org: Organization) -> User:

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.models.organization import STAFF_DEFAULT_PERMISSIONS
+from events.core.tests.factories import make_staff
+from events.core.tests.org_admin_matrix import snapshot
 from events.models import Organization, OrganizationStaff
-from events.models.organization import STAFF_DEFAULT_PERMISSIONS
-from events.tests.factories import make_staff
-from events.tests.org_admin_matrix import snapshot
 
 
 # -- staff -------------------------------------------------------------------------------

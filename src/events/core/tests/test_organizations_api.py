@@ -6,14 +6,14 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_member, make_org, make_staff
+from events.core.tests.org_admin_matrix import snapshot
 from events.models import (
     Blacklist,
     Organization,
     OrganizationMembershipRequest,
     OrganizationStaff,
 )
-from events.tests.factories import make_member, make_org, make_staff
-from events.tests.org_admin_matrix import snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from accounts.tests.factories import make_user
 from common.errors import NotFound
+from events.core.selectors.access import visible_events
+from events.core.selectors.event import get_public_event, seats_held, with_public_fields
+from events.core.tests.factories import make_event, make_member, make_org, make_staff, make_tier
 from events.models import Event, WaitlistOffer
-from events.selectors.access import visible_events
-from events.selectors.event import get_public_event, seats_held, with_public_fields
-from events.tests.factories import make_event, make_member, make_org, make_staff, make_tier
 
 pytestmark = pytest.mark.django_db
 

@@ -5,13 +5,13 @@ from django.core.cache import cache
 
 from accounts.tests.factories import make_user
 from common.api import WriteThrottle
-from events.eligibility.pipeline import EligibilityService
-from events.eligibility.refusals import EligibilityRefused
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.types import EventUserEligibility
+from events.core.services.event_manager import EventManager
+from events.core.tests.attendance_builders import attendee_count, invite, queue, yes_count
+from events.core.tests.factories import fill_with_rsvps, make_event
 from events.models import Event, EventRSVP, EventWaitList
-from events.service.event_manager.manager import EventManager
-from events.tests.attendance_builders import attendee_count, invite, queue, yes_count
-from events.tests.factories import fill_with_rsvps, make_event
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,10 @@ import pytest
 from accounts.service.tokens import issue_token_pair
 from accounts.tests.factories import make_user
 from common.tests.racing import post_together
+from events.core.tests.attendance_builders import attendee_count, yes_count
+from events.core.tests.factories import fill_with_rsvps, make_event
+from events.core.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.models import Event, EventRSVP
-from events.tests.attendance_builders import attendee_count, yes_count
-from events.tests.factories import fill_with_rsvps, make_event
-from events.tests.threaded_eager import eager_join_flag_cleared_after_race
 
 __all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
 

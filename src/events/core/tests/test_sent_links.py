@@ -15,16 +15,16 @@ from django.core.mail import EmailMultiAlternatives
 
 from accounts.service.password_reset import send_password_reset
 from accounts.tests.factories import make_user
+from events.core.selectors.event_calendar import events_calendar
+from events.core.services.notification_context import series_digest_context
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventSeries, WaitlistOffer
-from events.selectors.event_calendar import events_calendar
-from events.service.notification_context import series_digest_context
-from events.service.waitlist_notifications import offer_context
-from events.tests.factories import make_event, make_org
+from events.waitlist.services.notifications import offer_context
 from notifications.rendering import render_email
 
 pytestmark = pytest.mark.django_db
 
-SRC_DIR = Path(__file__).resolve().parents[2]
+SRC_DIR = Path(__file__).resolve().parents[3]
 ORIGIN = "https://encore.example"
 #: A Tuesday in December, 19:00 in Vienna; the offer runs out 23 minutes after "now".
 START = datetime(2031, 12, 2, 18, 0, tzinfo=UTC)

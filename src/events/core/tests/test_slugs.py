@@ -1,13 +1,13 @@
-"""One slug rule for one-off events, series occurrences and series (events/service/slugs.py)."""
+"""One slug rule for one-off events, series occurrences and series (events/core/services/slugs.py)."""
 
 import pytest
 import time_machine
 
+from events.core.services import event_service, slugs
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventSeries
 from events.series.services import generation
 from events.series.tests.recurrence_builders import generate, make_series, occurrences, utc
-from events.service import event_service, slugs
-from events.tests.factories import make_event, make_org
 
 pytestmark = pytest.mark.django_db
 

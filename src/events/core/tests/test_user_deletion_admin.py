@@ -11,14 +11,11 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.models import Event, EventRSVP, EventWaitList, Ticket, TicketTier, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.service.event_manager.manager import EventManager
-from events.tests.attendance_builders import blacklist
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import make_tier
-from events.tests.ticket_helpers import assert_counters_true, buy
-from events.tests.user_deletion_support import (
+from events.core.services.event_manager import EventManager
+from events.core.tests.attendance_builders import blacklist
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import make_tier
+from events.core.tests.user_deletion_support import (
     admin_delete,
     exists,
     messages_of,
@@ -27,7 +24,10 @@ from events.tests.user_deletion_support import (
     public_numbers,
     rsvp_yes,
 )
-from events.tests.waitlist_builders import (
+from events.models import Event, EventRSVP, EventWaitList, Ticket, TicketTier, WaitlistOffer
+from events.ticketing.tests.ticket_helpers import assert_counters_true, buy
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.tests.waitlist_builders import (
     active_event,
     active_ticketed_event,
     give_offer,

@@ -11,15 +11,15 @@ from accounts.models import User
 from accounts.service import user_deletion
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
-from events.departure_errors import HasPaidTickets
+from events.core.errors import HasPaidTickets
+from events.core.services import user_departure
+from events.core.services.event_manager import EventManager
+from events.core.tests.attendance_builders import blacklist
+from events.core.tests.factories import make_tier
+from events.core.tests.user_deletion_support import exists, paid_ticket, public_numbers, rsvp_yes
 from events.models import Event, EventWaitList, Ticket, TicketTier, WaitlistOffer
-from events.service import user_departure
-from events.service.event_manager.manager import EventManager
-from events.tests.attendance_builders import blacklist
-from events.tests.factories import make_tier
-from events.tests.ticket_helpers import assert_counters_true, buy
-from events.tests.user_deletion_support import exists, paid_ticket, public_numbers, rsvp_yes
-from events.tests.waitlist_builders import (
+from events.ticketing.tests.ticket_helpers import assert_counters_true, buy
+from events.waitlist.tests.waitlist_builders import (
     Status,
     active_event,
     active_ticketed_event,

@@ -15,11 +15,11 @@ from accounts.models import User
 from accounts.service import user_deletion
 from accounts.tests.factories import make_user
 from common.tests.racing import run_together
+from events.core.services.event_manager import EventManager
+from events.core.tests.attendance_builders import attendee_count, yes_count
+from events.core.tests.factories import fill_with_rsvps, make_event
+from events.core.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.models import EventRSVP
-from events.service.event_manager.manager import EventManager
-from events.tests.attendance_builders import attendee_count, yes_count
-from events.tests.factories import fill_with_rsvps, make_event
-from events.tests.threaded_eager import eager_join_flag_cleared_after_race
 
 __all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
 

@@ -12,12 +12,10 @@ from django.utils import timezone
 from accounts.errors import UserDeletionRefused
 from accounts.service import user_deletion
 from accounts.tests.factories import make_user
-from events.departure_errors import HasPaidTickets, OwnsOrganizations
-from events.models import Event, EventWaitList, TicketTier
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import make_org, make_tier
-from events.tests.ticket_helpers import assert_counters_true, buy
-from events.tests.user_deletion_support import (
+from events.core.errors import HasPaidTickets, OwnsOrganizations
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import make_org, make_tier
+from events.core.tests.user_deletion_support import (
     admin_delete,
     exists,
     messages_of,
@@ -25,7 +23,9 @@ from events.tests.user_deletion_support import (
     paid_ticket,
     rsvp_yes,
 )
-from events.tests.waitlist_builders import active_event, active_ticketed_event
+from events.models import Event, EventWaitList, TicketTier
+from events.ticketing.tests.ticket_helpers import assert_counters_true, buy
+from events.waitlist.tests.waitlist_builders import active_event, active_ticketed_event
 
 __all__ = ["operator_client"]  # fixtures, imported for pytest
 
@@ -83,7 +83,7 @@ class TestRefusals:
         event, _, _ = active_ticketed_event(capacity=5)
         holder = make_user()
         ticket = paid_ticket(event, holder)
-        from events.service import cancellation_service
+        from events.ticketing.services import cancellation as cancellation_service
 
         cancellation_service.refund_ticket_offline(event, ticket.pk)
 

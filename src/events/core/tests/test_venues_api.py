@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from events.core.tests.factories import make_event, make_org, make_staff
+from events.core.tests.org_admin_matrix import AdminRoute, expect_case, matrix_params, snapshot
 from events.models import Event, Organization, StaffPermission, Venue
-from events.tests.factories import make_event, make_org, make_staff
-from events.tests.org_admin_matrix import AdminRoute, expect_case, matrix_params, snapshot
 
 P = StaffPermission
 VENUES = "/organization-admin/{slug}/venues"

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import make_tier
 from events.models import Event, EventRSVP, Ticket, TicketTier
-from events.service.event_manager.manager import EventManager
-from events.tests.factories import make_tier
-from events.tests.ticket_helpers import buy
+from events.ticketing.tests.ticket_helpers import buy
 
 
 # -- helpers -----------------------------------------------------------------------------

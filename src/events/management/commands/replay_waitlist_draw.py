@@ -13,7 +13,7 @@ from uuid import UUID
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from events.models import WaitlistDraw
-from events.service.waitlist_service.lottery import ALGORITHM, DrawMismatch, replay_draw
+from events.waitlist.services.lottery import ALGORITHM, DrawMismatch, replay_draw
 
 
 class Command(BaseCommand):

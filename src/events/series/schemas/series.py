@@ -16,10 +16,10 @@ from ninja import Field, Schema
 from pydantic import ConfigDict, StrictBool, StrictInt
 
 from common.errors import InvalidInput
+from events.core.schemas.durations import IsoDuration
+from events.core.schemas.event import EventListItem
+from events.core.schemas.event_admin import Count, EventTime, VisibilitySettingsSchema
 from events.models import Event
-from events.schema.durations import IsoDuration
-from events.schema.event import EventListItem
-from events.schema.event_admin import Count, EventTime, VisibilitySettingsSchema
 from events.series.schemas.series_edit import (
     OccurrenceDate,
     SeriesDuration,

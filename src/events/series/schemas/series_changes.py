@@ -14,8 +14,8 @@ from ninja import Field, Schema
 from pydantic import ConfigDict
 
 from common.errors import InvalidInput
-from events.schema.durations import MinutesOrIsoDuration
-from events.schema.event_admin import EventTime
+from events.core.schemas.durations import MinutesOrIsoDuration
+from events.core.schemas.event_admin import EventTime
 from events.series.schemas.series import (
     RecurrencePatchFieldsSchema,
     SeriesDetail,

@@ -32,8 +32,8 @@ from pydantic_core import PydanticCustomError
 
 from common.errors import InvalidInput
 from common.http.fields import DATETIME_OUT_OF_RANGE, Instant
+from events.core.schemas.event_admin import EARLIEST, LATEST, EventCreateSchema, EventTime
 from events.models import EventSeries
-from events.schema.event_admin import EARLIEST, LATEST, EventCreateSchema, EventTime
 from events.utils import recurrence_validators as rv
 
 SERIES_SLUG_MAX = EventSeries._meta.get_field("slug").max_length

@@ -12,7 +12,7 @@ from ninja import Field, Schema
 from pydantic import ConfigDict
 
 from common.errors import InvalidInput
-from events.schema.event_admin import EventTime
+from events.core.schemas.event_admin import EventTime
 from events.series.schemas.series import (
     RecurrencePatchFieldsSchema,
     SeriesDetail,

@@ -5,15 +5,15 @@ import uuid
 from django.db.models import QuerySet
 
 from common.errors import first_or_not_found
-from events.models import Event, EventSeries, Organization
-from events.selectors.access import (
+from events.core.selectors.access import (
     AnyUser,
     access_organization_admin,
     visible_events,
     visible_organizations,
 )
-from events.selectors.event import with_public_fields
-from events.selectors.organization import get_visible_series
+from events.core.selectors.event import with_public_fields
+from events.core.selectors.organization import get_visible_series
+from events.models import Event, EventSeries, Organization
 
 
 def access_series_admin(

@@ -8,8 +8,8 @@ no such series), 403 without the permission.
 import uuid
 
 from common.errors import NotFound
+from events.core.selectors.access import AnyUser
 from events.models import Event, EventSeries
-from events.selectors.access import AnyUser
 from events.series.selectors.series import access_series_admin
 
 

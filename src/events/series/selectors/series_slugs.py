@@ -6,8 +6,8 @@ address: a viewer who may not see the organisation gets the same 404 as for an
 unknown slug, so an old link reveals nothing a new one would not.
 """
 
+from events.core.selectors.access import AnyUser, visible_organizations
 from events.models import EventSeries
-from events.selectors.access import AnyUser, visible_organizations
 
 
 def current_slug_of_former(user: AnyUser, org_slug: str, former_slug: str) -> str | None:

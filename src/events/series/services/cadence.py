@@ -16,10 +16,10 @@ from typing import Any
 from django.db import transaction
 
 from common.errors import InvalidInput
+from events.core.services.locks import lock_series
 from events.models import EventSeries, RecurrenceRule
 from events.series.models import SCHEDULE_FIELDS
 from events.series.services.series_parts import rule_of
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

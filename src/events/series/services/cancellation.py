@@ -13,13 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import InvalidInput
+from events.core.services import event_service
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries, RecurrenceRule
 from events.series.errors import NotAnOccurrence
 from events.series.services.occurrence_dates import occurrence_on
 from events.series.services.occurrences import exdate_instants, exdate_key
 from events.series.services.series_parts import ONE_MICROSECOND, rule_of
-from events.service import event_service
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

@@ -13,11 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import NotFound
+from events.core.services import event_service
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries
 from events.series.services.occurrences import exdate_instants
 from events.series.services.series_parts import ONE_MICROSECOND
-from events.service import event_service
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

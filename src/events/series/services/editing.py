@@ -18,10 +18,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from events.core.services.locks import lock_series
 from events.models import EventSeries, EventSeriesSlug
 from events.series.errors import SeriesSlugTaken
 from events.series.services.cadence import update_series_recurrence
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

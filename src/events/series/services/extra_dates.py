@@ -26,6 +26,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from common.errors import InvalidInput
+from events.core.services import event_service
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries
 from events.series.errors import (
     AlreadyAnOccurrence,
@@ -41,8 +43,6 @@ from events.series.services.series_parts import (
     rule_of,
     template_of,
 )
-from events.service import event_service
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from common import dispatch, metrics
 from common.errors import InvalidInput
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries, TicketTier
 from events.series.errors import UntilInPast
 from events.series.services import series_notifications
@@ -45,7 +46,6 @@ from events.series.services.occurrences import (
     occurrence_slugs,
 )
 from events.series.services.series_parts import ONE_MICROSECOND, rule_of, template_of
-from events.service.locks import lock_series
 from events.utils.recurrence_validators import GENERATION_WINDOW_WEEKS_MAX
 
 logger = logging.getLogger("encore.series")

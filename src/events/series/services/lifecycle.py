@@ -14,12 +14,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import Conflict, InvalidInput
+from events.core.services import event_service, slugs
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries, EventSeriesSlug, Organization, RecurrenceRule
 from events.series.models import DEFAULT_GENERATION_WINDOW_WEEKS
 from events.series.services.cadence import check_rule_fields
 from events.series.services.generation import generate_series_events
-from events.service import event_service, slugs
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from django.db import models
 
+from events.core.services import slugs
 from events.models import Event, EventSeries, TicketTier
-from events.service import slugs
 
 #: Per-occurrence state: never copied from the template (set by `duplicate_event`).
 _EVENT_OWN_FIELDS = frozenset(

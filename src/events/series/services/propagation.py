@@ -18,16 +18,12 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from common.errors import InvalidInput
+from events.core.services import event_fields, event_notifications, event_service
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries, Organization, Venue
 from events.series.services.series_parts import template_of
-from events.service import (
-    event_fields,
-    event_notifications,
-    event_service,
-    waitlist_service,
-    waitlist_settings_service,
-)
-from events.service.locks import lock_series
+from events.waitlist import services as waitlist_service
+from events.waitlist.services import settings as waitlist_settings_service
 
 logger = logging.getLogger("encore.series")
 

@@ -28,13 +28,13 @@ from django.db.models import Exists, Q
 
 from accounts.models import User
 from common import dispatch
+from events.core.selectors import audiences
+from events.core.services import notification_context
 from events.models import (
     Event,
     EventSeries,
     Organization,
 )
-from events.selectors import audiences
-from events.service import notification_context
 from notifications.models import NotificationType
 from notifications.signals import notification_requested
 

@@ -44,6 +44,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from common.errors import InvalidInput
+from events.core.services import event_fields, event_service, slugs
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries, RecurrenceRule, TicketTier
 from events.series.services.cadence import check_rule_fields
 from events.series.services.drift import drifted_ids
@@ -58,8 +60,6 @@ from events.series.services.series_parts import (
     rule_of,
     template_of,
 )
-from events.service import event_fields, event_service, slugs
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

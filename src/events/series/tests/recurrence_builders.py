@@ -7,9 +7,9 @@ from typing import Any
 import icalendar
 import recurring_ical_events
 
+from events.core.tests.factories import make_org
 from events.models import Event, EventSeries, Organization, RecurrenceRule
 from events.series import services as recurrence_service
-from events.tests.factories import make_org
 
 _seq = itertools.count(1)
 

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_member, make_org, make_staff
 from events.models import (
     Blacklist,
     Event,
@@ -27,7 +28,6 @@ from events.models import (
 from events.series import services as recurrence_service
 from events.series.services import series_notifications
 from events.series.tests.recurrence_builders import generate, make_series, occurrences, utc
-from events.tests.factories import make_member, make_org, make_staff
 from notifications.models import Notification, NotificationPreference, NotificationType
 from notifications.types import OCCURRENCE_KEYS, SERIES_DIGEST_KEYS
 

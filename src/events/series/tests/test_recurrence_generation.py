@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from common.errors import InvalidInput
+from events.core.tests.factories import make_event, make_org, make_tier
 from events.models import Event, EventSeries, TicketTier
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import (
@@ -25,7 +26,6 @@ from events.series.tests.recurrence_builders import (
     template_of,
     utc,
 )
-from events.tests.factories import make_event, make_org, make_tier
 
 pytestmark = pytest.mark.django_db
 

@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 
 from accounts.tests.factories import make_user
 from common.errors import Conflict, InvalidInput
+from events.core.services import event_service
+from events.core.tests.factories import make_org
 from events.models import (
     Event,
     EventRSVP,
@@ -27,8 +29,7 @@ from events.series.tests.recurrence_builders import (
     template_of,
     utc,
 )
-from events.service import event_service, waitlist_service
-from events.tests.factories import make_org
+from events.waitlist import services as waitlist_service
 from notifications.models import Notification, NotificationType
 
 pytestmark = pytest.mark.django_db

@@ -6,11 +6,11 @@ from django.db import InterfaceError, OperationalError, ProgrammingError
 from django_celery_beat.models import PeriodicTask
 
 from common.models import OutboxMessage
+from events.core.tests.factories import make_org
 from events.models import EventSeries
 from events.series import services as recurrence_service
 from events.series import tasks
 from events.series.tests.recurrence_builders import make_series, occurrences, utc
-from events.tests.factories import make_org
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from events.core.tests.factories import make_org, make_staff
 from events.models import Event, EventSeries, RecurrenceRule
 from events.series.tests.recurrence_builders import generate, make_rule, make_series, occurrences
-from events.tests.factories import make_org, make_staff
 
 pytestmark = pytest.mark.django_db
 

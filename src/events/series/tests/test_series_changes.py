@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 
 from accounts.tests.factories import make_user
 from common.errors import InvalidInput
+from events.core.services import event_service
 from events.models import Event, EventRSVP, EventSeries, WaitlistOffer
 from events.series import services as recurrence_service
 from events.series.services import SeriesChange
@@ -24,8 +25,7 @@ from events.series.tests.recurrence_builders import (
     template_of,
     utc,
 )
-from events.service import event_service
-from events.tests.waitlist_builders import give_offer
+from events.waitlist.tests.waitlist_builders import give_offer
 from notifications.models import Notification, NotificationType
 
 pytestmark = pytest.mark.django_db

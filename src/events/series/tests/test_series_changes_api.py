@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import time_machine
 
+from events.core.tests.factories import make_org, make_staff
 from events.models import Event, EventSeries
 from events.series.services import rule_of, template_of
 from events.series.tests.recurrence_builders import (
@@ -19,7 +20,6 @@ from events.series.tests.recurrence_builders import (
     occurrences,
     utc,
 )
-from events.tests.factories import make_org, make_staff
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from events.core.services import event_service
 from events.models import Event, EventSeries
 from events.series import services as recurrence_service
 from events.series.services import SeriesChange
 from events.series.tests.recurrence_builders import generate, make_rule, make_series, occurrences
-from events.service import event_service
 
 EXAMPLES = int(os.environ.get("HYPOTHESIS_SERIES_EXAMPLES", "30"))
 ZONES = ("Europe/Vienna", "UTC", "America/New_York")

@@ -10,10 +10,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from events.core.tests.factories import make_org, make_staff
 from events.models import EventSeries, EventSeriesSlug, Organization
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import generate, make_rule, make_series, occurrences
-from events.tests.factories import make_org, make_staff
 
 pytestmark = pytest.mark.django_db
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
+from events.core.tests.factories import make_org
 from events.models import EventSeries, EventSeriesSlug
 from events.series import services as recurrence_service
 from events.series.errors import SeriesSlugTaken
 from events.series.tests.recurrence_builders import make_series
 from events.series.tests.test_recurrence_race import race
-from events.tests.factories import make_org
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -15,6 +15,7 @@ import pytest
 import recurring_ical_events
 import time_machine
 
+from events.core.tests.factories import make_org, make_staff
 from events.models import Event, EventSeries
 from events.series.tests.recurrence_builders import (
     expand_rule_text,
@@ -25,7 +26,6 @@ from events.series.tests.recurrence_builders import (
     starts,
     utc,
 )
-from events.tests.factories import make_org, make_staff
 
 pytestmark = pytest.mark.django_db
 

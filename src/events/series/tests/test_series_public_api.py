@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from events.core.tests.factories import make_org
 from events.models import Event, Organization
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import generate, make_rule, make_series, occurrences
-from events.tests.factories import make_org
 
 pytestmark = pytest.mark.django_db
 

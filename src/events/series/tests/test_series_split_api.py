@@ -20,6 +20,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from events.core.tests.factories import make_org, make_staff
 from events.models import Event, EventRSVP, EventSeries, RecurrenceRule
 from events.series.tests.recurrence_builders import (
     generate,
@@ -30,7 +31,6 @@ from events.series.tests.recurrence_builders import (
     starts,
     utc,
 )
-from events.tests.factories import make_org, make_staff
 
 pytestmark = pytest.mark.django_db
 

@@ -1,2 +1,3 @@
-"""The RSVP writer (`manager.EventManager`); the other modules are the waitlist design's paths of
-the read side, which lives in `events.eligibility`."""
+"""The waitlist design's paths of the RSVP writer (`manager.EventManager`, in
+`events.core.services.event_manager`) and of the read side (the other modules, in
+`events.core.eligibility`): thin re-exports."""

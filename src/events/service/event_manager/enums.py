@@ -1,5 +1,5 @@
-"""The waitlist design's path; the code lives in events.eligibility.enums."""
+"""The waitlist design's path; the code lives in events.core.eligibility.enums."""
 
-from events.eligibility.enums import NextStep, Reasons
+from events.core.eligibility.enums import NextStep, Reasons
 
 __all__ = ["NextStep", "Reasons"]

@@ -1,5 +1,5 @@
-"""The waitlist design's path; the code lives in events.eligibility.pipeline."""
+"""The waitlist design's path; the code lives in events.core.eligibility.pipeline."""
 
-from events.eligibility.pipeline import EligibilityService
+from events.core.eligibility.pipeline import EligibilityService
 
 __all__ = ["EligibilityService"]

@@ -1,5 +1,5 @@
-"""The waitlist design's path; the code lives in events.eligibility.types."""
+"""The waitlist design's path; the code lives in events.core.eligibility.types."""
 
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.types import EventUserEligibility
 
 __all__ = ["EventUserEligibility"]

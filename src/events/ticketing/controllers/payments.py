@@ -15,11 +15,18 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.controllers.base import CallerController
 from common.api import WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.core.controllers.organization_admin.base import (
+    ADMIN_PREFIX,
+    OrganizationAdminController,
+)
 from events.models import StaffPermission, StripeConnection
-from events.schema.payment import StripeAccountSchema, StripeConnectionSchema, WebhookAnswerSchema
-from events.schema.ticket import TicketSchema
-from events.service import payment_service
+from events.ticketing.schemas.payment import (
+    StripeAccountSchema,
+    StripeConnectionSchema,
+    WebhookAnswerSchema,
+)
+from events.ticketing.schemas.ticket import TicketSchema
+from events.ticketing.services import payments as payment_service
 
 ERRORS = error_responses(400, 403, 404, 409, 502)
 

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.event import Event
-from events.models.organization import Organization
+from events.core.models.event import Event
+from events.core.models.organization import Organization
 
 
 class StripeConnection(TimeStampedModel):

@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.event import Event
+from events.core.models.event import Event
 
 
 class TicketTier(TimeStampedModel):

@@ -9,9 +9,13 @@ from ninja import Field, Schema
 from pydantic import ConfigDict, StringConstraints
 
 from common.http.fields import Instant
+from events.core.schemas.choices import TicketStatus
 from events.models import Ticket, TicketTier
-from events.schema.choices import TicketStatus
-from events.schema.payment import CheckoutPaymentSchema, TicketPaymentSchema, ticket_payment
+from events.ticketing.schemas.payment import (
+    CheckoutPaymentSchema,
+    TicketPaymentSchema,
+    ticket_payment,
+)
 
 MAX_INT = 2_147_483_647  # the largest value every supported database stores
 HolderName = Annotated[str, StringConstraints(max_length=200)]

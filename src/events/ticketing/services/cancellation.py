@@ -17,11 +17,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from events.core.services import event_notifications
+from events.core.services.locks import adjust_attendee_count, lock_event, lock_tiers
 from events.models import Event, Ticket, TicketTier
-from events.payment_errors import PaidOnline
-from events.service import event_notifications, waitlist_service
-from events.service.locks import adjust_attendee_count, lock_event, lock_tiers
-from events.ticket_errors import AlreadyCancelled, TicketCheckedIn, TicketNotFound
+from events.ticketing.errors import AlreadyCancelled, PaidOnline, TicketCheckedIn, TicketNotFound
+from events.waitlist import services as waitlist_service
 
 Reason = Ticket.CancellationReason
 

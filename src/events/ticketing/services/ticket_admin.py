@@ -18,12 +18,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.locking import is_lock_timeout
+from events.core.services.check_in_window import assert_check_in_open
+from events.core.services.locks import lock_event, lock_tiers
 from events.models import Event, Ticket, TicketTier
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.service.cancellation_service import release_tickets
-from events.service.check_in_window import assert_check_in_open
-from events.service.locks import lock_event, lock_tiers
-from events.ticket_errors import (
+from events.ticketing.errors import (
     AlreadyCheckedIn,
     NotPending,
     PaymentPending,
@@ -31,6 +29,8 @@ from events.ticket_errors import (
     TicketNotFound,
     UnknownUser,
 )
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.services.cancellation import release_tickets
 
 logger = logging.getLogger("encore.tickets")
 

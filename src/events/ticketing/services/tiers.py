@@ -11,10 +11,10 @@ from typing import Any
 
 from django.db import transaction
 
+from events.core.services.locks import lock_event, lock_tiers
 from events.models import Event, Ticket, TicketTier
-from events.service import waitlist_service
-from events.service.locks import lock_event, lock_tiers
-from events.ticket_errors import TierHasTickets, UnknownTier
+from events.ticketing.errors import TierHasTickets, UnknownTier
+from events.waitlist import services as waitlist_service
 
 DEFAULT_TIER_NAME = "General admission"
 

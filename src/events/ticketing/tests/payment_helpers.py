@@ -7,10 +7,10 @@ from typing import Any
 from django.test import Client
 
 from accounts.models import User
+from events.core.tests.factories import make_tier
 from events.models import Event, Payment, StripeConnection, TicketTier
-from events.tests.factories import make_tier
-from events.tests.stripe_stub import ACCOUNT, StripeStub, deliver, stripe_event
-from events.tests.ticket_helpers import cart, checkout, ticketed_event
+from events.ticketing.tests.stripe_stub import ACCOUNT, StripeStub, deliver, stripe_event
+from events.ticketing.tests.ticket_helpers import cart, checkout, ticketed_event
 
 
 def online_event(**fields: Any) -> Event:

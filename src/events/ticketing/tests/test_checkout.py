@@ -6,9 +6,9 @@ waitlist.
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_tier
 from events.models import EventWaitList, Ticket
-from events.tests.factories import make_tier
-from events.tests.ticket_helpers import (
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     cart,
     checkout,

@@ -9,13 +9,13 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from events.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.services.locks import lock_event, lock_tiers
+from events.core.tests.factories import fill_with_tickets, make_staff
 from events.models import Invitation, Ticket
-from events.service import cancellation_service
-from events.service.batch_ticket_service.capacity import assert_event_capacity
-from events.service.locks import lock_event, lock_tiers
-from events.tests.factories import fill_with_tickets, make_staff
-from events.tests.ticket_helpers import (
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.services.batch_tickets.capacity import assert_event_capacity
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     cart,
     checkout,

@@ -13,12 +13,12 @@ from ninja_jwt.tokens import RefreshToken
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
 from common.tests.racing import post_together
+from events.core.tests.factories import fill_with_tickets
+from events.core.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.models import Ticket
-from events.service import cancellation_service
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.tests.factories import fill_with_tickets
-from events.tests.threaded_eager import eager_join_flag_cleared_after_race
-from events.tests.ticket_helpers import assert_counters_true, free_tier, ticketed_event
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.tests.ticket_helpers import assert_counters_true, free_tier, ticketed_event
 
 __all__ = ["eager_join_flag_cleared_after_race"]  # the autouse fixture, for pytest
 

@@ -3,8 +3,8 @@
 import pytest
 
 from events.models import Event, Ticket
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.tests.ticket_helpers import (
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     cart,
     checkout,

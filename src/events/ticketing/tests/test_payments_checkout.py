@@ -10,9 +10,14 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
 from events.models import Payment, Ticket
-from events.tests.payment_helpers import online_event, online_tier, paid_checkout, payment_of
-from events.tests.stripe_stub import ACCOUNT, stripe_stub
-from events.tests.ticket_helpers import assert_counters_true, cart, checkout, free_tier
+from events.ticketing.tests.payment_helpers import (
+    online_event,
+    online_tier,
+    paid_checkout,
+    payment_of,
+)
+from events.ticketing.tests.stripe_stub import ACCOUNT, stripe_stub
+from events.ticketing.tests.ticket_helpers import assert_counters_true, cart, checkout, free_tier
 
 __all__ = ["stripe_stub"]
 

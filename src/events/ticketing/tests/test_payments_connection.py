@@ -4,9 +4,9 @@ Stripe confirms it can take charges, and only `edit_organization` may change it.
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_org, make_staff
 from events.models import StripeConnection
-from events.tests.factories import make_org, make_staff
-from events.tests.stripe_stub import ACCOUNT, stripe_stub
+from events.ticketing.tests.stripe_stub import ACCOUNT, stripe_stub
 
 __all__ = ["stripe_stub"]
 

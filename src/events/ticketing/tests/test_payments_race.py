@@ -7,13 +7,13 @@ import pytest
 
 from accounts.tests.factories import make_user
 from common.tests.racing import post_together
+from events.core.tests.factories import fill_with_tickets
+from events.core.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.models import Payment, Ticket
-from events.tests.factories import fill_with_tickets
-from events.tests.payment_helpers import online_event, online_tier
-from events.tests.stripe_stub import stripe_stub
-from events.tests.test_checkout_race import _access_token
-from events.tests.threaded_eager import eager_join_flag_cleared_after_race
-from events.tests.ticket_helpers import assert_counters_true, free_tier
+from events.ticketing.tests.payment_helpers import online_event, online_tier
+from events.ticketing.tests.stripe_stub import stripe_stub
+from events.ticketing.tests.test_checkout_race import _access_token
+from events.ticketing.tests.ticket_helpers import assert_counters_true, free_tier
 
 __all__ = ["eager_join_flag_cleared_after_race", "stripe_stub"]
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from events.tests.payment_helpers import (
+from events.ticketing.tests.payment_helpers import (
     completed,
     online_event,
     online_tier,
@@ -13,7 +13,7 @@ from events.tests.payment_helpers import (
     payment_of,
     send,
 )
-from events.tests.stripe_stub import stripe_stub
+from events.ticketing.tests.stripe_stub import stripe_stub
 
 __all__ = ["stripe_stub"]
 

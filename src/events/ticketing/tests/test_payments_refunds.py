@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_staff
 from events.models import PaymentRefund, Ticket
-from events.tests.factories import make_staff
-from events.tests.payment_helpers import (
+from events.ticketing.tests.payment_helpers import (
     completed,
     online_event,
     online_tier,
@@ -19,8 +19,8 @@ from events.tests.payment_helpers import (
     refunded,
     send,
 )
-from events.tests.stripe_stub import ACCOUNT, stripe_stub
-from events.tests.ticket_helpers import assert_counters_true, buy, free_tier
+from events.ticketing.tests.stripe_stub import ACCOUNT, stripe_stub
+from events.ticketing.tests.ticket_helpers import assert_counters_true, buy, free_tier
 
 __all__ = ["stripe_stub"]
 

@@ -8,12 +8,13 @@ from datetime import timedelta
 import pytest
 import time_machine
 
+from events.core.tests.factories import fill_with_tickets, make_tier
 from events.models import Payment, StripeConnection, Ticket, TicketTier, WaitlistOffer
-from events.service import cancellation_service, payment_service
-from events.tests.factories import fill_with_tickets, make_tier
-from events.tests.payment_helpers import expired, paid_checkout, payment_of, send
-from events.tests.stripe_stub import ACCOUNT, stripe_stub
-from events.tests.waitlist_builders import T0, active_event, queue_in_order
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.services import payments as payment_service
+from events.ticketing.tests.payment_helpers import expired, paid_checkout, payment_of, send
+from events.ticketing.tests.stripe_stub import ACCOUNT, stripe_stub
+from events.waitlist.tests.waitlist_builders import T0, active_event, queue_in_order
 
 __all__ = ["stripe_stub"]
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from events.models import Payment, StripeEvent, Ticket
-from events.tests.payment_helpers import (
+from events.ticketing.tests.payment_helpers import (
     completed,
     expired,
     online_event,
@@ -19,8 +19,8 @@ from events.tests.payment_helpers import (
     refunded,
     send,
 )
-from events.tests.stripe_stub import deliver, signature, stripe_event, stripe_stub
-from events.tests.ticket_helpers import assert_counters_true
+from events.ticketing.tests.stripe_stub import deliver, signature, stripe_event, stripe_stub
+from events.ticketing.tests.ticket_helpers import assert_counters_true
 
 __all__ = ["stripe_stub"]
 

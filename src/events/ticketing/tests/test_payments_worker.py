@@ -11,14 +11,20 @@ from typing import Any
 
 import pytest
 
+from events.core.tests.factories import make_tier
 from events.models import StripeConnection, Ticket, TicketTier, WaitlistOffer
-from events.service import payment_service, waitlist_service
-from events.service.batch_ticket_service import CartItem
-from events.tests.factories import make_tier
-from events.tests.payment_helpers import expired, send
-from events.tests.stripe_stub import ACCOUNT, stripe_stub
-from events.tests.test_rotation_worker import critical_worker, live_offer, wait_for, within_f1
-from events.tests.waitlist_builders import active_event, queue_in_order
+from events.ticketing.services import payments as payment_service
+from events.ticketing.services.batch_tickets import CartItem
+from events.ticketing.tests.payment_helpers import expired, send
+from events.ticketing.tests.stripe_stub import ACCOUNT, stripe_stub
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.test_rotation_worker import (
+    critical_worker,
+    live_offer,
+    wait_for,
+    within_f1,
+)
+from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 
 __all__ = ["critical_worker", "stripe_stub"]
 

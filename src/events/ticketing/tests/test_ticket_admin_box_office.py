@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from events.core.tests.factories import fill_with_tickets
 from events.models import Event, EventWaitList, Ticket, TicketTier
-from events.tests.factories import fill_with_tickets
-from events.tests.ticket_helpers import (
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     free_tier,
     offline_tier,

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_tickets, make_staff
 from events.models import Event, StaffPermission, Ticket, TicketTier
-from events.tests.factories import fill_with_tickets, make_staff
-from events.tests.ticket_helpers import (
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     buy,
     free_tier,

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 import time_machine
 
+from events.core.tests.factories import make_staff
 from events.models import Event, Ticket
-from events.tests.factories import make_staff
-from events.tests.ticket_helpers import (
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     buy,
     free_tier,

@@ -8,10 +8,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from events.core.tests.factories import fill_with_tickets
 from events.models import Event, TicketTier
-from events.service import ticket_tier_service
-from events.tests.factories import fill_with_tickets
-from events.tests.ticket_helpers import buy, free_tier, ticketed_event
+from events.ticketing.services import tiers as ticket_tier_service
+from events.ticketing.tests.ticket_helpers import buy, free_tier, ticketed_event
 
 pytestmark = pytest.mark.django_db
 

@@ -5,17 +5,17 @@ import pytest
 from django.db import transaction
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_staff
 from events.models import Event, Ticket
-from events.service import cancellation_service
-from events.tests.factories import make_staff
-from events.tests.ticket_helpers import (
+from events.ticketing.errors import AlreadyCancelled
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     buy,
     free_tier,
     offline_tier,
     ticketed_event,
 )
-from events.ticket_errors import AlreadyCancelled
 
 pytestmark = pytest.mark.django_db
 

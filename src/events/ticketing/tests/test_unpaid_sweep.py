@@ -9,8 +9,8 @@ from django_celery_beat.models import PeriodicTask
 from accounts.tests.factories import make_user
 from events import tasks
 from events.models import Event, Ticket, TicketTier
-from events.service import ticket_admin_service
-from events.tests.ticket_helpers import (
+from events.ticketing.services import ticket_admin as ticket_admin_service
+from events.ticketing.tests.ticket_helpers import (
     assert_counters_true,
     buy,
     free_tier,

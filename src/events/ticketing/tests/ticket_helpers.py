@@ -3,9 +3,9 @@
 from typing import Any
 
 from accounts.models import User
+from events.core.tests.factories import make_event, make_tier
 from events.models import Event, Ticket, TicketTier
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.tests.factories import make_event, make_tier
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
 
 
 def ticketed_event(**fields: Any) -> Event:

@@ -14,8 +14,8 @@ from django.db import models
 from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from common.models import TimeStampedModel
-from events.models.event import WAITLIST_PARTY_MAX, Event
-from events.models.ticket import TicketTier
+from events.core.models.event import WAITLIST_PARTY_MAX, Event
+from events.ticketing.models.ticket import TicketTier
 
 #: For EventWaitList rows: has the member let an offer lapse? False (never rotated) sorts
 #: first. The selection order starts with it; the `waitlist_selection_order` index too.

@@ -8,8 +8,8 @@ A draw record lets a member (or the organiser) recompute a lottery batch from it
 from django.db import models
 
 from common.models import TimeStampedModel
-from events.models.event import Event
-from events.models.ticket import TicketTier
+from events.core.models.event import Event
+from events.ticketing.models.ticket import TicketTier
 
 
 class WaitlistDraw(TimeStampedModel):

@@ -10,10 +10,10 @@ from datetime import datetime
 
 from ninja import Schema
 
+from events.core.schemas.event_admin import UserRefSchema
+from events.core.selectors.event_admin import current_offer
 from events.models import EventWaitList, WaitlistOffer
-from events.schema.event_admin import UserRefSchema
-from events.schema.waitlist import OfferSchema
-from events.selectors.event_admin import current_offer
+from events.waitlist.schemas.settings_and_offers import OfferSchema
 
 
 class WaitlistQueueEntrySchema(Schema):

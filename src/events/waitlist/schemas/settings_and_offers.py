@@ -17,9 +17,9 @@ from ninja import Field, Schema
 from pydantic import ConfigDict, StrictBool
 
 from common.http.fields import Instant
-from events.models.event import WAITLIST_PARTY_MAX
-from events.schema.durations import IsoDuration
-from events.schema.event_admin import Count, EventTime, UserRefSchema
+from events.core.models.event import WAITLIST_PARTY_MAX
+from events.core.schemas.durations import IsoDuration
+from events.core.schemas.event_admin import Count, EventTime, UserRefSchema
 
 
 class WaitlistSettingsSchema(Schema):

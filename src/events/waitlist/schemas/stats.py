@@ -4,8 +4,8 @@ from datetime import datetime
 
 from ninja import Field, Schema
 
-from events.schema.durations import IsoDuration
-from events.selectors.waitlist_stats import QUEUE_POINTS
+from events.core.schemas.durations import IsoDuration
+from events.waitlist.selectors.stats import QUEUE_POINTS
 
 
 class OfferOutcomesSchema(Schema):

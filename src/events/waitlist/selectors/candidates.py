@@ -23,7 +23,7 @@ from typing import Any
 from django.db.models import F, OrderBy, QuerySet, UUIDField
 
 from common.compiled_query import CompiledQuery, Param
-from events.selectors import waitlist as waitlist_selectors
+from events.waitlist.selectors import queue as waitlist_selectors
 
 #: How far past the seats a `fill` batch looks for smaller parties (rows read). Without
 #: a bound a batch behind one party too large would read the whole queue; with it, a

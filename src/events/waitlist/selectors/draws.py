@@ -13,8 +13,8 @@ import uuid
 from django.db.models import Exists, OuterRef, QuerySet
 
 from common.errors import NotFound
+from events.core.selectors.access import AnyUser, has_org_permission, is_authenticated
 from events.models import Event, EventWaitList, StaffPermission, WaitlistDraw, WaitlistOffer
-from events.selectors.access import AnyUser, has_org_permission, is_authenticated
 
 
 def _may_read_draws(user: AnyUser, event: Event) -> bool:

@@ -9,7 +9,7 @@ its proof sketch are docs/architecture/waitlist-eta-and-stats.md and ADR 0021.
 Two halves, so the arithmetic can be tested without a database and the read stays at a
 fixed cost: `entry_with_figures` reads the caller's own queue row (the row my-status
 reads anyway) annotated with four aggregates, by a statement compiled once, so my-status
-costs no extra query; `events.selectors.waitlist_eta_rules.estimate` is pure arithmetic over those
+costs no extra query; `events.waitlist.selectors.eta_rules.estimate` is pure arithmetic over those
 figures, with no loop over the queue.
 """
 
@@ -35,10 +35,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from common.compiled_query import CompiledQuery, Param
+from events.core.models.event import WAITLIST_PARTY_MAX
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
-from events.models.event import WAITLIST_PARTY_MAX
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.waitlist_eta_rules import REASONS, Eta, Flow, QueueFigures, estimate
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.selectors.eta_rules import REASONS, Eta, Flow, QueueFigures, estimate
 
 
 def flow_of(event: Event) -> Flow:

@@ -2,7 +2,7 @@
 ahead pass, from a handful of figures (pure: no database, no loop over the queue).
 
 The method and its proof sketch: docs/architecture/waitlist-eta-and-stats.md, ADR 0021.
-The figures are read by `events.selectors.waitlist_eta` in the query my-status makes
+The figures are read by `events.waitlist.selectors.eta` in the query my-status makes
 anyway; keeping the arithmetic here lets tests check every case without a database.
 """
 

@@ -42,9 +42,9 @@ from django.db.models import (
 
 from common.compiled_query import CompiledQuery, Param, row_as_dict, row_converters
 from common.compiled_query.prepared import PreparedForms, Slot, execute
-from events.models.waitlist import ROTATED
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.waitlist_candidates import Candidate
+from events.waitlist.models.waitlist import ROTATED
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.selectors.candidates import Candidate
 
 #: The ring's size: tickets and start points lie in [0, RING).
 RING = 2**63

@@ -16,7 +16,7 @@ from datetime import datetime
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from events.models import Event, EventWaitList
-from events.selectors import waitlist as waitlist_selectors
+from events.waitlist.selectors import queue as waitlist_selectors
 
 SortKey = tuple[bool, datetime, datetime, uuid.UUID]
 

@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from common.compiled_query import CompiledQuery, Param
 from events.models import EventWaitList, WaitlistOffer
-from events.models.waitlist import ROTATED, SELECTION_KEY
+from events.waitlist.models.waitlist import ROTATED, SELECTION_KEY
 
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
 REVOKED = WaitlistOffer.WaitlistOfferStatus.REVOKED

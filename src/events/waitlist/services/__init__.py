@@ -26,36 +26,35 @@ callers use, so `waitlist_service.process_waitlist_for_event` keeps its seed pat
 Submodules import each other directly, never through this package.
 """
 
-from events.service.waitlist_service.admin_offers import (
+# The errors its services raise, which callers have caught as `waitlist_service.X`.
+from events.waitlist.errors import NoLiveOffer, NotOnWaitlist, PendingOfferExists
+from events.waitlist.services.admin_offers import (
     create_admin_offer,
     reactivate_admin_offer,
     revoke_offer,
     revoke_pending_offers,
 )
-from events.service.waitlist_service.claims import claim_offer_for_registration
-from events.service.waitlist_service.decline import decline_offer
-from events.service.waitlist_service.membership import (
+from events.waitlist.services.claims import claim_offer_for_registration
+from events.waitlist.services.decline import decline_offer
+from events.waitlist.services.membership import (
     WaitlistJoin,
     join_waitlist,
     leave_waitlist,
     remove_entry,
     revoke_offer_of_removed_entry,
 )
-from events.service.waitlist_service.offer_expiry import EventExpiry, expire_event_offers
-from events.service.waitlist_service.processing import (
+from events.waitlist.services.offer_expiry import EventExpiry, expire_event_offers
+from events.waitlist.services.processing import (
     WaitlistProcessingResult,
     process_waitlist_for_event,
 )
-from events.service.waitlist_service.sweeps import (
+from events.waitlist.services.sweeps import (
     ExpirySweep,
     expire_waitlist_offers,
     nudge_open_waitlists,
 )
-from events.service.waitlist_service.triggering import enqueue_waitlist_processing
-from events.service.waitlist_service.useful_offers import offers_are_useful
-
-# The errors its services raise, which callers have caught as `waitlist_service.X`.
-from events.waitlist_errors import NoLiveOffer, NotOnWaitlist, PendingOfferExists
+from events.waitlist.services.triggering import enqueue_waitlist_processing
+from events.waitlist.services.useful_offers import offers_are_useful
 
 __all__ = [
     "EventExpiry",

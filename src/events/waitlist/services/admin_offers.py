@@ -16,24 +16,24 @@ from django.utils import timezone
 
 from common import metrics
 from common.errors import InvalidInput, NotFound
+from events.core.services.locks import lock_event
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.service.locks import lock_event
-from events.service.waitlist_service.triggering import (
-    enqueue_waitlist_processing,
-    notify_offers_on_commit,
-    schedule_offer_expiry,
-)
-from events.service.waitlist_service.useful_offers import (
-    latest_deadline,
-    offer_deadline,
-    offers_are_useful,
-)
-from events.waitlist_errors import (
+from events.waitlist.errors import (
     NotOnWaitlist,
     OffersNotApplicable,
     OfferWouldOvercommit,
     PendingOfferExists,
+)
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.services.triggering import (
+    enqueue_waitlist_processing,
+    notify_offers_on_commit,
+    schedule_offer_expiry,
+)
+from events.waitlist.services.useful_offers import (
+    latest_deadline,
+    offer_deadline,
+    offers_are_useful,
 )
 
 Status = WaitlistOffer.WaitlistOfferStatus

@@ -27,8 +27,8 @@ from datetime import datetime
 from typing import Protocol
 
 from events.models import Event, TicketTier
-from events.selectors.waitlist_candidates import Candidate, candidate_limit
-from events.service.waitlist_service.party_fit import fit_batch
+from events.waitlist.selectors.candidates import Candidate, candidate_limit
+from events.waitlist.services.party_fit import fit_batch
 
 #: The order tiers are served in within each round: the order the event page lists them
 #: (cheapest first, then by name, unique within an event; ADR 0033). Never the key order,

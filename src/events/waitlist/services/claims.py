@@ -16,12 +16,12 @@ from datetime import datetime
 from django.utils import timezone
 
 from common import dispatch, metrics
+from events.core.selectors.locked_check import LockedCheck, locked_check
+from events.core.services.claim_statements import claim_live_offer, delete_queue_entry
 from events.models import Event
-from events.selectors.locked_check import LockedCheck, locked_check
-from events.service.claim_statements import claim_live_offer, delete_queue_entry
-from events.service.waitlist_service.membership import revoke_offer_of_removed_entry
-from events.service.waitlist_service.queue_samples import record_queue_length
-from events.service.waitlist_service.triggering import enqueue_waitlist_processing
+from events.waitlist.services.membership import revoke_offer_of_removed_entry
+from events.waitlist.services.queue_samples import record_queue_length
+from events.waitlist.services.triggering import enqueue_waitlist_processing
 
 logger = logging.getLogger("encore.waitlist")
 
@@ -73,7 +73,7 @@ def after_claim(
     now: datetime,
 ) -> None:
     """What a claim leaves for after the commit, shared by the Python claim and the one
-    statement claim (`events.service.claim_function`): the queue sample when the member
+    statement claim (`events.core.services.claim_function`): the queue sample when the member
     left the queue, and for a claimed offer the log line, the defensive nudge and the
     metric. Outside a transaction each runs at once (`dispatch`)."""
     if left_queue:

@@ -14,10 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from events.core.services.locks import lock_event
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.service.locks import lock_event
-from events.service.waitlist_service.processing import process_waitlist_for_event
-from events.waitlist_errors import NoLiveOffer
+from events.waitlist.errors import NoLiveOffer
+from events.waitlist.services.processing import process_waitlist_for_event
 
 logger = logging.getLogger("encore.waitlist")
 

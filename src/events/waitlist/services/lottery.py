@@ -36,14 +36,14 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from common.compiled_query import ColumnsInsert, RowsInsert
 from events.models import Event, WaitlistDraw, WaitlistOffer
-from events.selectors.waitlist_candidates import Candidate, candidate_limit
-from events.selectors.waitlist_lottery import (
+from events.waitlist.selectors.candidates import Candidate, candidate_limit
+from events.waitlist.selectors.lottery import (
     ALL_ENTRIES,
     RingQueue,
     ring_candidates,
     ring_distance,
 )
-from events.service.waitlist_service.party_fit import FILL, fit_batch
+from events.waitlist.services.party_fit import FILL, fit_batch
 
 ALGORITHM = "encore-ring-v1"
 

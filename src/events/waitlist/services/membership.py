@@ -17,20 +17,20 @@ from django.utils import timezone
 
 from accounts.models import User
 from common.errors import InvalidInput, NotFound
-from events.eligibility.enums import CAPACITY_REASON_CODES
-from events.eligibility.pipeline import EligibilityService
-from events.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.enums import CAPACITY_REASON_CODES
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.services.locks import lock_event
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.service.locks import lock_event
-from events.service.waitlist_service.queue_samples import record_queue_length
-from events.service.waitlist_service.triggering import enqueue_waitlist_processing
-from events.waitlist_errors import (
+from events.waitlist.errors import (
     AlreadyAttending,
     CapacityAvailable,
     PartyTooLarge,
     WaitlistClosed,
 )
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.services.queue_samples import record_queue_length
+from events.waitlist.services.triggering import enqueue_waitlist_processing
 
 logger = logging.getLogger("encore.waitlist")
 

@@ -18,10 +18,10 @@ from django.utils import timezone
 from common import dispatch
 from common.links import decline_offer_url
 from common.timezones import format_in_zone
+from events.core.services.notification_context import event_context, event_zone
 from events.models import Event, WaitlistOffer
-from events.selectors.waitlist import live_offers
-from events.service import waitlist_service
-from events.service.notification_context import event_context, event_zone
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors.queue import live_offers
 from notifications.models import NotificationType
 from notifications.service.formatting import humanize_time_remaining
 from notifications.signals import notification_requested

@@ -18,8 +18,8 @@ from django.db.models import BooleanField, DateTimeField, F, OrderBy, QuerySet, 
 from common.compiled_query import CompiledInsert, Param
 from common.db_functions import AmongIds, RandomUUID
 from events.models import EventWaitList, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.waitlist_candidates import Candidate
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.selectors.candidates import Candidate
 
 #: Column of the selection → the WaitlistOffer field it fills. notified_at, claimed_at
 #: and declined_at stay NULL; revoked_reason is blank on a new offer; an offer holds the

@@ -20,10 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import metrics
+from events.core.services.locks import lock_event
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.service.locks import lock_event
-from events.service.waitlist_service.processing import process_waitlist_for_event
-from events.service.waitlist_service.triggering import (
+from events.waitlist.services.processing import process_waitlist_for_event
+from events.waitlist.services.triggering import (
     notify_expired_on_commit,
     schedule_offer_expiry,
 )

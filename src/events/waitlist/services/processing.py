@@ -21,23 +21,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import metrics
+from events.core.services.locks import lock_event
 from events.models import Event, TicketTier, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors import waitlist_candidates
-from events.service.locks import lock_event
-from events.service.waitlist_service.batch_planning import (
+from events.waitlist.selectors import candidates as waitlist_candidates
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.services.batch_planning import (
     TIER_SERVING_ORDER,
     BatchPlan,
     plan_tier_batches,
 )
-from events.service.waitlist_service.lottery import create_lottery_batch
-from events.service.waitlist_service.offer_batches import insert_cutoff_batch, insert_offers
-from events.service.waitlist_service.tier_lottery import draw_tier_batches
-from events.service.waitlist_service.triggering import (
+from events.waitlist.services.lottery import create_lottery_batch
+from events.waitlist.services.offer_batches import insert_cutoff_batch, insert_offers
+from events.waitlist.services.tier_lottery import draw_tier_batches
+from events.waitlist.services.triggering import (
     notify_offers_on_commit,
     schedule_offer_expiry,
 )
-from events.service.waitlist_service.useful_offers import offer_deadline, offers_are_useful
+from events.waitlist.services.useful_offers import offer_deadline, offers_are_useful
 
 logger = logging.getLogger("encore.waitlist")
 

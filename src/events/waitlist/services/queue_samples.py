@@ -26,7 +26,7 @@ from django.db.models.functions import Coalesce
 
 from common.compiled_query import CompiledInsert, Param
 from events.models import Event, EventWaitList, WaitlistQueueSample
-from events.selectors import waitlist as waitlist_selectors
+from events.waitlist.selectors import queue as waitlist_selectors
 
 
 def _sample_row() -> QuerySet[Any, Any]:

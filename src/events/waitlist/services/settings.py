@@ -18,9 +18,9 @@ from typing import Any
 from django.db import transaction
 
 from common.errors import InvalidInput, NotFound
+from events.core.services.locks import lock_event
 from events.models import Event, WaitlistOffer
-from events.service import waitlist_service
-from events.service.locks import lock_event
+from events.waitlist import services as waitlist_service
 
 logger = logging.getLogger("encore.waitlist")
 

@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from common import metrics
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.service.waitlist_service.triggering import (
+from events.waitlist.services.triggering import (
     enqueue_waitlist_processing,
     notify_expired_on_commit,
 )
-from events.service.waitlist_service.useful_offers import useful_offer_events
+from events.waitlist.services.useful_offers import useful_offer_events
 
 logger = logging.getLogger("encore.waitlist")
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from events.models import Event, TicketTier
-from events.selectors.waitlist_lottery import WHOLE_EVENT_MEMBERS, RingQueue, tier_queue
-from events.service.waitlist_service.lottery import (
+from events.waitlist.selectors.lottery import WHOLE_EVENT_MEMBERS, RingQueue, tier_queue
+from events.waitlist.services.lottery import (
     LotteryBatch,
     draw_lottery_batch,
     write_lottery_batches,

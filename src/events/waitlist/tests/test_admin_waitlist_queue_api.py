@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import make_event
 from events.models import Event, EventWaitList
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import make_event
 
 
 def _url(event: Event, entry_id: Any = None) -> str:

@@ -15,8 +15,14 @@ import time_machine
 
 from common import dispatch
 from events.models import WaitlistOffer
-from events.service import waitlist_notifications
-from events.tests.waitlist_builders import T0, Status, active_event, give_offer, queue_in_order
+from events.waitlist.services import notifications as waitlist_notifications
+from events.waitlist.tests.waitlist_builders import (
+    T0,
+    Status,
+    active_event,
+    give_offer,
+    queue_in_order,
+)
 from notifications import tasks as notification_tasks
 from notifications.models import NotificationDelivery
 from notifications.tests.builders import run_deliver_task

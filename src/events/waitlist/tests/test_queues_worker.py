@@ -27,8 +27,8 @@ from accounts.models import User
 from accounts.tasks import send_password_reset_task
 from accounts.tests.factories import make_user
 from events.models import Event, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.waitlist_builders import active_event, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 from notifications.models import Notification, NotificationType
 from notifications.tests.servers import run_hung_smtp_server
 from notifications.tests.test_worker_integration import (

@@ -24,8 +24,8 @@ import redis
 
 from accounts.models import User
 from events.models import Event, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.waitlist_builders import active_event, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 from notifications.tests.servers import run_hung_smtp_server
 from notifications.tests.test_worker_integration import (
     broker_url,

@@ -10,8 +10,8 @@ import time_machine
 
 from accounts.tests.factories import make_user
 from events.models import Event, EventWaitList
-from events.tests.rotation_support import scheduled
-from events.tests.waitlist_builders import (
+from events.waitlist.tests.rotation_support import scheduled
+from events.waitlist.tests.waitlist_builders import (
     T0,
     WINDOW,
     Status,

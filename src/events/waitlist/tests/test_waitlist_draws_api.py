@@ -10,10 +10,10 @@ import uuid
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_staff
 from events.models import Event, EventWaitList, WaitlistDraw, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import make_staff
-from events.tests.waitlist_builders import active_event, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """The honest ETA: each reason it gives no time, the arithmetic, and my-status's shape.
 
-The pure `estimate` (events/selectors/waitlist_eta_rules.py) is checked without a database; `flow_of` (which a selector must
+The pure `estimate` (events/waitlist/selectors/eta_rules.py) is checked without a database; `flow_of` (which a selector must
 restate, as it may not import the service) is checked against the service's own rule;
 my-status shows the block at a fixed number of queries.
 """
@@ -13,12 +13,12 @@ import pytest
 import time_machine
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event
 from events.models import Event, EventWaitList
-from events.selectors import waitlist_eta
-from events.selectors.waitlist_eta_rules import Flow, QueueFigures, estimate
-from events.service.waitlist_service import offers_are_useful
-from events.tests.factories import make_event
-from events.tests.waitlist_builders import (
+from events.waitlist.selectors import eta as waitlist_eta
+from events.waitlist.selectors.eta_rules import Flow, QueueFigures, estimate
+from events.waitlist.services import offers_are_useful
+from events.waitlist.tests.waitlist_builders import (
     START,
     T0,
     WINDOW,

@@ -15,10 +15,10 @@ import time_machine
 
 from accounts.models import User
 from events.models import Event, WaitlistOffer
-from events.selectors import waitlist_eta
-from events.selectors import waitlist_eta_rules as eta_rules
-from events.service.waitlist_service import expire_waitlist_offers, process_waitlist_for_event
-from events.tests.waitlist_builders import (
+from events.waitlist.selectors import eta as waitlist_eta
+from events.waitlist.selectors import eta_rules
+from events.waitlist.services import expire_waitlist_offers, process_waitlist_for_event
+from events.waitlist.tests.waitlist_builders import (
     START,
     T0,
     WINDOW,

@@ -20,11 +20,11 @@ from common import dispatch, outbox
 from common.models import OutboxMessage
 from common.tasks import flush_outbox
 from events import tasks
+from events.core.tests.event_admin_support import DispatchRecorder
+from events.core.tests.factories import fill_with_rsvps
 from events.models import EventWaitList, Ticket, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.event_admin_support import DispatchRecorder
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_builders import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
     T0,
     Status,
     active_event,
@@ -66,7 +66,9 @@ def break_notifications(monkeypatch) -> list:
             attempts.append(kwargs.get("user"))
         raise RuntimeError("the notifications app is broken")
 
-    monkeypatch.setattr("events.service.waitlist_notifications.notification_requested.send", refuse)
+    monkeypatch.setattr(
+        "events.waitlist.services.notifications.notification_requested.send", refuse
+    )
     return attempts
 
 

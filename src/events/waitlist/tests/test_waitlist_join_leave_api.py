@@ -11,15 +11,15 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.models import Event, EventWaitList, Ticket
-from events.tests.attendance_builders import blacklist, queue
-from events.tests.factories import (
+from events.core.tests.attendance_builders import blacklist, queue
+from events.core.tests.factories import (
     fill_with_rsvps,
     fill_with_tickets,
     make_event,
     make_member,
     make_tier,
 )
+from events.models import Event, EventWaitList, Ticket
 
 pytestmark = pytest.mark.django_db
 
@@ -272,7 +272,7 @@ class TestLeave:
         event = full_event()
         queue(event, user)
         monkeypatch.setattr(
-            "events.service.waitlist_service.membership._expire_held_offer",
+            "events.waitlist.services.membership._expire_held_offer",
             lambda event, user: True,
         )
 

@@ -12,11 +12,11 @@ import time_machine
 
 from accounts.tests.factories import make_user
 from events import tasks
+from events.core.tests.factories import fill_with_rsvps
 from events.models import EventRSVP, EventWaitList, Ticket
-from events.selectors import waitlist as waitlist_selectors
-from events.tests.factories import fill_with_rsvps
-from events.tests.ticket_helpers import cart
-from events.tests.waitlist_builders import (
+from events.ticketing.tests.ticket_helpers import cart
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.tests.waitlist_builders import (
     START,
     T0,
     WINDOW,

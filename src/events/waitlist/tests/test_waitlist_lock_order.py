@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from common.compiled_query import expanded
 from events.models import EventWaitList, WaitlistOffer
-from events.tests.waitlist_builders import (
+from events.waitlist.tests.waitlist_builders import (
     T0,
     Reason,
     Status,

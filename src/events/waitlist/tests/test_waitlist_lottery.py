@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from events.models import Event, EventWaitList, WaitlistDraw, WaitlistOffer
-from events.selectors.waitlist_lottery import RING, ring_candidates
-from events.service import waitlist_service
-from events.service.waitlist_service import lottery
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors.lottery import RING, ring_candidates
+from events.waitlist.services import lottery
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from django.db import transaction
 
 from accounts.tests.factories import make_user
 from events import tasks
+from events.core.tests.factories import make_tier
 from events.models import Event, EventWaitList, Ticket, TicketTier, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import make_tier
-from events.tests.ticket_helpers import cart, offline_tier
-from events.tests.waitlist_builders import (
+from events.ticketing.tests.ticket_helpers import cart, offline_tier
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
     START,
     T0,
     WINDOW,
@@ -32,7 +32,7 @@ from events.tests.waitlist_builders import (
     reload,
     statuses,
 )
-from events.tests.waitlist_matrix_support import _admin_rsvp_yes, _at_t0, at
+from events.waitlist.tests.waitlist_matrix_support import _admin_rsvp_yes, _at_t0, at
 
 __all__ = ["_at_t0", "passes"]  # fixtures, imported for pytest
 

@@ -17,10 +17,10 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
+from events.core.tests.factories import fill_with_rsvps
 from events.models import EventWaitList, WaitlistDraw, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_builders import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
     START,
     T0,
     WINDOW,
@@ -33,7 +33,7 @@ from events.tests.waitlist_builders import (
     queue_in_order,
     statuses,
 )
-from events.tests.waitlist_matrix_support import _at_t0
+from events.waitlist.tests.waitlist_matrix_support import _at_t0
 from notifications.models import Notification, NotificationType
 
 __all__ = ["_at_t0", "passes"]  # fixtures, imported for pytest

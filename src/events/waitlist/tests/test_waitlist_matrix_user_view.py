@@ -9,10 +9,10 @@ import pytest
 import time_machine
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_rsvps
 from events.models import Event, EventWaitList, Ticket, TicketTier, WaitlistOffer
-from events.tests.factories import fill_with_rsvps
-from events.tests.ticket_helpers import cart, offline_tier
-from events.tests.waitlist_builders import (
+from events.ticketing.tests.ticket_helpers import cart, offline_tier
+from events.waitlist.tests.waitlist_builders import (
     START,
     T0,
     WINDOW,
@@ -23,7 +23,7 @@ from events.tests.waitlist_builders import (
     offers_of,
     queue_in_order,
 )
-from events.tests.waitlist_matrix_support import _admin_rsvp_yes, _at_t0, at
+from events.waitlist.tests.waitlist_matrix_support import _admin_rsvp_yes, _at_t0, at
 
 __all__ = ["_at_t0"]  # fixtures, imported for pytest
 

@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from events.core.tests.factories import fill_with_rsvps
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_builders import OFFER_FIELDS
-from events.tests.waitlist_offers_admin_support import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import OFFER_FIELDS
+from events.waitlist.tests.waitlist_offers_admin_support import (
     SPOT,
     WINDOW,
     Reason,

@@ -8,8 +8,15 @@ import pytest
 from django.utils import timezone
 
 from events.models import WaitlistOffer
-from events.tests.waitlist_builders import OFFER_FIELDS
-from events.tests.waitlist_offers_admin_support import Reason, Status, _event, _offer, _owner, _url
+from events.waitlist.tests.waitlist_builders import OFFER_FIELDS
+from events.waitlist.tests.waitlist_offers_admin_support import (
+    Reason,
+    Status,
+    _event,
+    _offer,
+    _owner,
+    _url,
+)
 
 
 # -- list -------------------------------------------------------------------------------------

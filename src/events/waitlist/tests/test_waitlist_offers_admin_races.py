@@ -10,9 +10,9 @@ import pytest
 
 from accounts.service.tokens import issue_token_pair
 from common.tests.racing import post_together
+from events.core.tests.factories import fill_with_rsvps
 from events.models import WaitlistOffer
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_offers_admin_support import Status, _entry, _event, _url
+from events.waitlist.tests.waitlist_offers_admin_support import Status, _entry, _event, _url
 
 
 # -- races (PostgreSQL row locks) -------------------------------------------------------------

@@ -7,11 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from events.core.tests.event_admin_support import dispatched
+from events.core.tests.factories import fill_with_rsvps
 from events.models import EventWaitList, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.event_admin_support import dispatched
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_offers_admin_support import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_offers_admin_support import (
     WINDOW,
     Reason,
     Status,

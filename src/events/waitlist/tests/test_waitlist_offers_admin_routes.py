@@ -10,10 +10,16 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.models.organization import default_staff_permissions
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventWaitList, Organization, OrganizationStaff, WaitlistOffer
-from events.models.organization import default_staff_permissions
-from events.tests.factories import make_event, make_org
-from events.tests.waitlist_offers_admin_support import Status, _entry, _event, _everything, _offer
+from events.waitlist.tests.waitlist_offers_admin_support import (
+    Status,
+    _entry,
+    _event,
+    _everything,
+    _offer,
+)
 
 
 # -- permission matrix ------------------------------------------------------------------------

@@ -14,10 +14,11 @@ import time_machine
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.services import user_departure
+from events.core.services.event_manager import EventManager
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.service import user_departure, waitlist_service
-from events.service.event_manager.manager import EventManager
-from events.tests.waitlist_builders import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
     T0,
     WINDOW,
     Status,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from events.service.waitlist_service.party_fit import FILL, STRICT, fit_batch
+from events.waitlist.services.party_fit import FILL, STRICT, fit_batch
 
 QUEUE = [("ana", 4), ("ben", 1), ("cem", 2), ("dia", 1)]
 

@@ -17,12 +17,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from events.eligibility.context import load_context
-from events.eligibility.gates import AvailabilityGate, Intent
-from events.eligibility.pipeline import EligibilityService
+from events.core.eligibility.context import load_context
+from events.core.eligibility.gates import AvailabilityGate, Intent
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.tests.factories import make_event
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import make_event
+from events.waitlist import services as waitlist_service
 
 pytestmark = pytest.mark.django_db
 T = TypeVar("T")

@@ -19,11 +19,11 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.service.tokens import issue_token_pair
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_rsvps, fill_with_tickets
 from events.models import Event, EventRSVP, EventWaitList, Ticket, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import fill_with_rsvps, fill_with_tickets
-from events.tests.ticket_helpers import assert_counters_true, free_tier
-from events.tests.waitlist_races_support import (
+from events.ticketing.tests.ticket_helpers import assert_counters_true, free_tier
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_races_support import (
     MAX_RETRIES,
     Outcome,
     Status,

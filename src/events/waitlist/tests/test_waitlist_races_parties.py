@@ -16,13 +16,13 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import fill_with_rsvps, fill_with_tickets, make_tier
+from events.core.tests.threaded_eager import eager_join_flag_cleared_after_race
 from events.models import Event, EventRSVP, EventWaitList, Ticket, TicketTier, WaitlistOffer
-from events.service import waitlist_service
-from events.service.batch_ticket_service.service import BatchTicketService
-from events.service.event_manager.manager import EventManager
-from events.tests.factories import fill_with_rsvps, fill_with_tickets, make_tier
-from events.tests.threaded_eager import eager_join_flag_cleared_after_race
-from events.tests.waitlist_races_support import (
+from events.ticketing.services.batch_tickets.service import BatchTicketService
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_races_support import (
     dispatched,
     fresh,
     offer,

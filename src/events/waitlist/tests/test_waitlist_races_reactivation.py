@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_rsvps
 from events.models import Event, EventRSVP, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_races_support import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_races_support import (
     Status,
     _rsvp_yes,
     dispatched,

@@ -11,11 +11,16 @@ import pytest
 from django.db.models import F, Sum
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_tickets, make_tier
 from events.models import EventWaitList, TicketTier, WaitlistDraw, WaitlistOffer
-from events.service import waitlist_service
-from events.service.waitlist_service import lottery
-from events.tests.factories import fill_with_tickets, make_tier
-from events.tests.waitlist_races_support import dispatched, race, unexpected, waitlist_event
+from events.waitlist import services as waitlist_service
+from events.waitlist.services import lottery
+from events.waitlist.tests.waitlist_races_support import (
+    dispatched,
+    race,
+    unexpected,
+    waitlist_event,
+)
 
 __all__ = ["dispatched"]  # fixtures, for pytest
 

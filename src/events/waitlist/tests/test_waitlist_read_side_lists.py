@@ -8,10 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org, make_staff, make_tier
 from events.models import Event, Venue, WaitlistOffer
-from events.tests.factories import make_event, make_org, make_staff, make_tier
-from events.tests.waitlist_builders import OFFER_FIELDS
-from events.tests.waitlist_read_side_support import (
+from events.waitlist.tests.waitlist_builders import OFFER_FIELDS
+from events.waitlist.tests.waitlist_read_side_support import (
     Status,
     _in,
     admin_queue,

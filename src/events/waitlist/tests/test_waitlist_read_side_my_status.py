@@ -12,7 +12,7 @@ import pytest
 from accounts.models import User
 from accounts.tests.factories import make_user
 from events.models import Event
-from events.tests.waitlist_read_side_support import (
+from events.waitlist.tests.waitlist_read_side_support import (
     _in,
     admin_queue,
     full_event,

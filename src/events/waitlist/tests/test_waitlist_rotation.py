@@ -15,10 +15,10 @@ from django.db import transaction
 
 from events import tasks
 from events.models import EventWaitList
-from events.service import waitlist_service
-from events.service.waitlist_service.triggering import EXPIRY_HOP
-from events.tests.rotation_support import scheduled
-from events.tests.waitlist_builders import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.services.triggering import EXPIRY_HOP
+from events.waitlist.tests.rotation_support import scheduled
+from events.waitlist.tests.waitlist_builders import (
     T0,
     WINDOW,
     Status,

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts.tests.factories import make_user
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.waitlist_settings_support import Status, _active_event, _offer, _patch
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_settings_support import Status, _active_event, _offer, _patch
 
 Reason = WaitlistOffer.RevokedReason
 

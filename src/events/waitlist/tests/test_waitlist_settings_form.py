@@ -7,12 +7,18 @@ from typing import Any
 
 import pytest
 
+from events.core.tests.event_admin_support import dispatched, snapshot
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventSeries
-from events.schema.waitlist import WaitlistSettingsSchema
-from events.service.waitlist_settings_service import WAITLIST_SETTINGS_FIELDS
-from events.tests.event_admin_support import dispatched, snapshot
-from events.tests.factories import make_event, make_org
-from events.tests.waitlist_settings_support import Status, _active_event, _offer, _patch, _url
+from events.waitlist.schemas.settings_and_offers import WaitlistSettingsSchema
+from events.waitlist.services.settings import WAITLIST_SETTINGS_FIELDS
+from events.waitlist.tests.waitlist_settings_support import (
+    Status,
+    _active_event,
+    _offer,
+    _patch,
+    _url,
+)
 
 __all__ = ["dispatched"]  # fixtures, imported for pytest
 

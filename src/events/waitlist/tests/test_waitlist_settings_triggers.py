@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.event_admin_support import dispatched
+from events.core.tests.factories import make_event, make_org
 from events.models import EventWaitList, WaitlistOffer
-from events.tests.event_admin_support import dispatched
-from events.tests.factories import make_event, make_org
-from events.tests.waitlist_settings_support import Status, _active_event, _patch
+from events.waitlist.tests.waitlist_settings_support import Status, _active_event, _patch
 
 __all__ = ["dispatched"]  # fixtures, imported for pytest
 

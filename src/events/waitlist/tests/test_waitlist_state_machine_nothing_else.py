@@ -13,11 +13,18 @@ import time_machine
 
 from accounts.tests.factories import make_user
 from common.errors import NotFound
+from events.core.services.event_manager import EventManager
 from events.models import EventRSVP, EventWaitList, WaitlistOffer
-from events.service import waitlist_service
-from events.service.event_manager.manager import EventManager
-from events.tests.waitlist_builders import T0, WINDOW, Status, active_event, give_offer, reload
-from events.tests.waitlist_state_machine_support import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
+    T0,
+    WINDOW,
+    Status,
+    active_event,
+    give_offer,
+    reload,
+)
+from events.waitlist.tests.waitlist_state_machine_support import (
     LATER,
     _at_t0,
     admin,

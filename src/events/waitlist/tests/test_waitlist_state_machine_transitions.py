@@ -13,9 +13,9 @@ import pytest
 import time_machine
 
 from events.models import EventWaitList, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.ticket_helpers import cart
-from events.tests.waitlist_builders import (
+from events.ticketing.tests.ticket_helpers import cart
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
     T0,
     WINDOW,
     Reason,
@@ -24,7 +24,7 @@ from events.tests.waitlist_builders import (
     active_ticketed_event,
     queue_in_order,
 )
-from events.tests.waitlist_state_machine_support import (
+from events.waitlist.tests.waitlist_state_machine_support import (
     LATER,
     _at_t0,
     admin,

@@ -39,13 +39,14 @@ from hypothesis.stateful import (
 
 from accounts.tests.factories import make_user
 from common.errors import EncoreError
+from events.core.selectors.event import seats_held
+from events.core.services import claim_function, event_service
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.event import seats_held
-from events.service import claim_function, event_service, waitlist_service
-from events.service.event_manager.manager import EventManager
-from events.service.waitlist_service.party_fit import fit_batch
-from events.tests.factories import make_event, make_org
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.services.party_fit import fit_batch
 
 Status = WaitlistOffer.WaitlistOfferStatus
 WINDOW = timedelta(hours=1)

@@ -11,9 +11,9 @@ import time_machine
 
 from accounts.tests.factories import make_user
 from events.models import EventWaitList, WaitlistOffer, WaitlistQueueSample
-from events.service import waitlist_service
-from events.service.waitlist_service.queue_samples import record_queue_length
-from events.tests.waitlist_builders import T0, active_event, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.services.queue_samples import record_queue_length
+from events.waitlist.tests.waitlist_builders import T0, active_event, queue_in_order
 
 pytestmark = pytest.mark.django_db
 

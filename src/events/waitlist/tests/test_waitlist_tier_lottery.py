@@ -18,11 +18,11 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from accounts.tests.factories import make_user
 from common.compiled_query import expanded
+from events.core.tests.factories import fill_with_tickets, make_tier
 from events.models import Event, EventWaitList, TicketTier, WaitlistDraw, WaitlistOffer
-from events.service import waitlist_service
-from events.service.waitlist_service import lottery
-from events.tests.factories import fill_with_tickets, make_tier
-from events.tests.waitlist_builders import T0, Status, active_event
+from events.waitlist import services as waitlist_service
+from events.waitlist.services import lottery
+from events.waitlist.tests.waitlist_builders import T0, Status, active_event
 
 pytestmark = pytest.mark.django_db
 

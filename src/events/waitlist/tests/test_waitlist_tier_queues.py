@@ -14,12 +14,12 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_tickets, make_event, make_tier
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
-from events.selectors.waitlist_candidates import fifo_candidates
-from events.selectors.waitlist_lottery import ring_candidates, tier_queue
-from events.service import waitlist_service
-from events.tests.factories import fill_with_tickets, make_event, make_tier
-from events.tests.waitlist_builders import T0, WINDOW, Status, active_event, offers_of
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors.candidates import fifo_candidates
+from events.waitlist.selectors.lottery import ring_candidates, tier_queue
+from events.waitlist.tests.waitlist_builders import T0, WINDOW, Status, active_event, offers_of
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,10 @@ import time_machine
 from accounts.tests.factories import make_user
 from events import tasks
 from events.models import EventRSVP, Ticket
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.tests.ticket_helpers import offline_tier
-from events.tests.waitlist_builders import T0, active_ticketed_event, queue_in_order
-from events.tests.waitlist_triggers_support import _at_t0, committed, full_rsvp_event
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.tests.ticket_helpers import offline_tier
+from events.waitlist.tests.waitlist_builders import T0, active_ticketed_event, queue_in_order
+from events.waitlist.tests.waitlist_triggers_support import _at_t0, committed, full_rsvp_event
 
 __all__ = ["_at_t0", "committed"]  # fixtures, imported for pytest
 

@@ -9,8 +9,8 @@ running them.
 import pytest
 
 from events.models import Event, Venue
-from events.tests.waitlist_builders import active_ticketed_event
-from events.tests.waitlist_triggers_support import _at_t0, committed, full_rsvp_event
+from events.waitlist.tests.waitlist_builders import active_ticketed_event
+from events.waitlist.tests.waitlist_triggers_support import _at_t0, committed, full_rsvp_event
 
 __all__ = ["_at_t0", "committed"]  # fixtures, imported for pytest
 

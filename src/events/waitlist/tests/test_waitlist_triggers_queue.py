@@ -9,9 +9,9 @@ import time_machine
 from accounts.tests.factories import make_user
 from events import tasks
 from events.models import EventWaitList
-from events.service import waitlist_service
-from events.tests.ticket_helpers import cart
-from events.tests.waitlist_builders import (
+from events.ticketing.tests.ticket_helpers import cart
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import (
     T0,
     WINDOW,
     active_event,
@@ -19,7 +19,7 @@ from events.tests.waitlist_builders import (
     give_offer,
     queue_in_order,
 )
-from events.tests.waitlist_triggers_support import _at_t0, committed, full_rsvp_event
+from events.waitlist.tests.waitlist_triggers_support import _at_t0, committed, full_rsvp_event
 
 __all__ = ["_at_t0", "committed"]  # fixtures, imported for pytest
 

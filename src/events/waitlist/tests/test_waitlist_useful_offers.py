@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, Venue
-from events.service.waitlist_service.useful_offers import offers_are_useful, useful_offer_events
-from events.tests.factories import make_event, make_org
+from events.waitlist.services.useful_offers import offers_are_useful, useful_offer_events
 
 WINDOW = timedelta(hours=2)
 DAY = timedelta(days=1)

@@ -14,9 +14,9 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_rsvps, fill_with_tickets, make_event, make_tier
 from events.models import Event, EventWaitList, TicketTier, WaitlistOffer
-from events.service import waitlist_service
-from events.tests.factories import fill_with_rsvps, fill_with_tickets, make_event, make_tier
+from events.waitlist import services as waitlist_service
 
 #: The tests' "now": far enough from the wall clock that no default lands near it.
 T0 = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
@@ -128,7 +128,7 @@ def give_offer(
     )
 
 
-# -- probes (`dispatched`, the enqueue recorder, comes from src/events/tests/conftest.py) ------
+# -- probes (`dispatched`, the enqueue recorder, comes from src/events/conftest.py) ------
 @pytest.fixture
 def passes(
     monkeypatch: pytest.MonkeyPatch,

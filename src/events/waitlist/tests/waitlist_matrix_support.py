@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 import time_machine
 
-from events.tests.waitlist_builders import T0
+from events.waitlist.tests.waitlist_builders import T0
 
 
 @pytest.fixture(autouse=True)

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventWaitList, Organization, WaitlistOffer
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import make_event, make_org
 from notifications.models import Notification, NotificationType
 
 Status = WaitlistOffer.WaitlistOfferStatus

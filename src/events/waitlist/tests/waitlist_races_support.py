@@ -24,9 +24,9 @@ from accounts.models import User
 from common.errors import EncoreError
 from common.locking import is_lock_timeout
 from common.tests.racing import run_together
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import make_event
 from events.models import Event, EventRSVP, EventWaitList, WaitlistOffer
-from events.service.event_manager.manager import EventManager
-from events.tests.factories import make_event
 
 Status = WaitlistOffer.WaitlistOfferStatus
 MAX_RETRIES = 10

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_rsvps, make_event
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.tests.factories import fill_with_rsvps, make_event
 
 Status = WaitlistOffer.WaitlistOfferStatus
 

@@ -9,8 +9,8 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.tests.factories import make_event, make_org
 
 Status = WaitlistOffer.WaitlistOfferStatus
 

@@ -10,8 +10,8 @@ import pytest
 import time_machine
 
 from events.models import WaitlistOffer
-from events.service import waitlist_service
-from events.tests.waitlist_builders import T0, active_event, queue_in_order
+from events.waitlist import services as waitlist_service
+from events.waitlist.tests.waitlist_builders import T0, active_event, queue_in_order
 
 LATER = T0 + timedelta(minutes=10)
 

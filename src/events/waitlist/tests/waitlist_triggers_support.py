@@ -6,8 +6,8 @@ event with an active waitlist.
 import pytest
 import time_machine
 
-from events.tests.factories import fill_with_rsvps
-from events.tests.waitlist_builders import T0, active_event, queue_in_order
+from events.core.tests.factories import fill_with_rsvps
+from events.waitlist.tests.waitlist_builders import T0, active_event, queue_in_order
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import Page
 
-from events.tests.factories import make_event
+from events.core.tests.factories import make_event
 from web.tests.browser.axe import severe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -15,7 +15,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, expect
 
 from accounts.tests.factories import make_user
-from events.tests.factories import make_org
+from events.core.tests.factories import make_org
 from web.tests.browser.axe import severe_violations
 from web.tests.series.support import weekly_series
 

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event
 from events.models import Event, EventRSVP
-from events.tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 

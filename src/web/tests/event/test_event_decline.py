@@ -12,10 +12,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import make_event
 from events.models import EventWaitList, WaitlistOffer
-from events.service.event_manager.manager import EventManager
-from events.tests.factories import make_event
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.event.support import event_path, has_button, region_of, text_of
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.models import Event, EventRSVP, Organization, Ticket, TicketTier, Venue
-from events.tests.factories import (
+from events.core.tests.factories import (
     fill_with_rsvps,
     fill_with_tickets,
     make_event,
@@ -18,7 +17,8 @@ from events.tests.factories import (
     make_org,
     make_tier,
 )
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.models import Event, EventRSVP, Organization, Ticket, TicketTier, Venue
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.event.support import (
     event_path,
     has_button,

@@ -9,7 +9,7 @@ from django.test import Client
 
 from accounts.tests.factories import make_user
 from events.models import EventWaitList
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.event.support import status_region, text_of
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_tickets, make_tier
 from events.models import Event, Ticket
-from events.tests.factories import fill_with_tickets, make_tier
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.event.support import event_path
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.test import Client
 
 from accounts.tests.factories import make_user
 from events.models import Ticket
-from events.tests.payment_helpers import completed, online_event, online_tier, send
-from events.tests.stripe_stub import stripe_stub
+from events.ticketing.tests.payment_helpers import completed, online_event, online_tier, send
+from events.ticketing.tests.stripe_stub import stripe_stub
 from web.tests.event.support import event_path, region_of
 
 __all__ = ["stripe_stub"]

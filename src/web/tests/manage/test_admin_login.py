@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from accounts.tests.factories import PASSWORD, make_user
-from events.tests.factories import make_org
+from events.core.tests.factories import make_org
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_tickets, make_event, make_org, make_tier
 from events.models import Event, Organization, Ticket
-from events.tests.factories import fill_with_tickets, make_event, make_org, make_tier
 from web.tests.manage.helpers import signed_in_client
 
 pytestmark = pytest.mark.django_db

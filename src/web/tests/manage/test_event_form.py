@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org, make_staff
 from events.models import Event, EventRSVP, TicketTier, Venue
-from events.tests.factories import make_event, make_org, make_staff
 from web.tests.manage.helpers import body, signed_in_client
 
 pytestmark = pytest.mark.django_db

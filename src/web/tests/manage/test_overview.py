@@ -13,8 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.models import Event, Ticket, TicketTier, WaitlistOffer
-from events.tests.factories import (
+from events.core.tests.factories import (
     fill_with_rsvps,
     fill_with_tickets,
     make_event,
@@ -22,6 +21,7 @@ from events.tests.factories import (
     make_staff,
     make_tier,
 )
+from events.models import Event, Ticket, TicketTier, WaitlistOffer
 from web.tests.manage.helpers import body, signed_in_client
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import fill_with_rsvps, make_event, make_org, make_staff
 from events.models import Event, EventRSVP
-from events.tests.factories import fill_with_rsvps, make_event, make_org, make_staff
 from web.tests.manage.helpers import body, signed_in_client
 
 pytestmark = pytest.mark.django_db

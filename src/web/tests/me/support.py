@@ -10,8 +10,8 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.tests.factories import make_user
 from common import links
+from events.core.tests.factories import make_event, make_tier
 from events.models import Event, EventRSVP, EventWaitList, Ticket, WaitlistOffer
-from events.tests.factories import make_event, make_tier
 from notifications.models import Notification
 
 

@@ -9,15 +9,21 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.tests.factories import PASSWORD, make_user
+from events.core.tests.factories import make_event, make_member, make_org, make_staff
+from events.core.tests.user_deletion_support import rsvp_yes
 from events.models import (
     EventSeries,
     EventSeriesFollow,
     OrganizationFollow,
     OrganizationMembershipRequest,
 )
-from events.tests.factories import make_event, make_member, make_org, make_staff
-from events.tests.user_deletion_support import rsvp_yes
-from events.tests.waitlist_builders import active_event, offered_ids, passes, queue_in_order, reload
+from events.waitlist.tests.waitlist_builders import (
+    active_event,
+    offered_ids,
+    passes,
+    queue_in_order,
+    reload,
+)
 from notifications.service import preferences
 from web.tests.me.support import live_offer, notify, queue, rsvp, signed_in_client, ticket
 

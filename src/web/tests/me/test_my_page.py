@@ -7,7 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.tests.factories import make_user
-from events.tests.factories import make_event
+from events.core.tests.factories import make_event
 from web.tests.me.support import full_week, live_offer, queue, rsvp, signed_in_client, ticket
 
 pytestmark = pytest.mark.django_db

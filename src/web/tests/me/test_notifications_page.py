@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import make_user
 from common import links
-from events.tests.factories import make_event, make_org
+from events.core.tests.factories import make_event, make_org
 from notifications.models import Notification
 from web.tests.me.support import notify, signed_in_client
 

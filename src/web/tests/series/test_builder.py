@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_org, make_staff
 from events.models import EventSeries, Organization
 from events.series.tests.recurrence_builders import occurrences
-from events.tests.factories import make_org, make_staff
 
 pytestmark = pytest.mark.django_db
 

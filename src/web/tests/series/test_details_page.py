@@ -3,8 +3,8 @@
 import pytest
 from django.test import Client
 
+from events.core.tests.factories import make_org, make_staff
 from events.models import EventSeries
-from events.tests.factories import make_org, make_staff
 from web.tests.series.support import weekly_series
 
 pytestmark = pytest.mark.django_db

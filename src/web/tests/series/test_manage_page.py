@@ -9,10 +9,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org, make_staff
 from events.models import Event, EventSeries, Organization
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import occurrences, rule_of
-from events.tests.factories import make_event, make_org, make_staff
 from web.tests.series.support import weekly_series
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_org
 from events.models import Event, Organization
 from events.series import services as recurrence_service
 from events.series.tests.recurrence_builders import occurrences
-from events.tests.factories import make_org
 from web.tests.series.support import weekly_series
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from events.core.tests.event_admin_support import snapshot
+from events.core.tests.factories import fill_with_rsvps
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.tests.event_admin_support import snapshot
-from events.tests.factories import fill_with_rsvps
 from notifications.models import Notification
 from web.tests.waitlist.support import WINDOW, Status, active_event, offer, queue, url
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_org, make_staff
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.tests.factories import make_org, make_staff
 from web.tests.waitlist.support import Status, active_event, offer, queue, url
 
 pytestmark = pytest.mark.django_db

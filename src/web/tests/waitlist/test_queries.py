@@ -8,8 +8,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_staff
 from events.models import Event
-from events.tests.factories import make_staff
 from web.tests.waitlist.support import Status, active_event, offer, queue, url
 
 pytestmark = pytest.mark.django_db

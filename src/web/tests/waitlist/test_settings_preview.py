@@ -4,7 +4,7 @@ checks as Save, nothing written, the same doors (`manage_event`)."""
 import pytest
 from django.test import Client
 
-from events.tests.factories import make_staff
+from events.core.tests.factories import make_staff
 from web.tests.waitlist.support import active_event, url
 
 pytestmark = pytest.mark.django_db

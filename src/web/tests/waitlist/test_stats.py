@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.tests.factories import make_user
 from events.models import Event, WaitlistQueueSample
-from events.selectors.waitlist_stats import QueuePoint
+from events.waitlist.selectors.stats import QueuePoint
 from web.tests.waitlist.support import Status, active_event, offer, url
 from web.views.waitlist.chart import queue_chart
 

@@ -25,11 +25,12 @@ from common.errors import (
     PermissionDenied,
     Unavailable,
 )
+from events.core.selectors.event import get_participation_event, get_public_event
+from events.core.services.event_manager import EventManager
 from events.models import Event, EventRSVP
-from events.selectors.event import get_participation_event, get_public_event
-from events.selectors.waitlist import own_live_offer_seats
-from events.service import cancellation_service, waitlist_service
-from events.service.event_manager.manager import EventManager
+from events.ticketing.services import cancellation as cancellation_service
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors.queue import own_live_offer_seats
 from web.views.access import signed_in
 from web.views.event.page import render_page
 

@@ -11,8 +11,8 @@ import uuid
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from events.selectors.access import get_visible_event
-from events.selectors.event_calendar import events_calendar
+from events.core.selectors.access import get_visible_event
+from events.core.selectors.event_calendar import events_calendar
 
 
 @require_GET

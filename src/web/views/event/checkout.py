@@ -18,8 +18,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
 from common.errors import EncoreError
-from events.selectors.event import get_public_event
-from events.service import payment_service
+from events.core.selectors.event import get_public_event
+from events.ticketing.services import payments as payment_service
 from web.forms.event import CheckoutForm, field_name
 from web.views.access import activate_viewer_zone, signed_in
 from web.views.event.actions import NOT_A_REFUSAL, event_path

@@ -17,9 +17,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
-from events.selectors.event import get_participation_event
-from events.selectors.waitlist import live_offers
-from events.service import waitlist_service
+from events.core.selectors.event import get_participation_event
+from events.waitlist import services as waitlist_service
+from events.waitlist.selectors.queue import live_offers
 from web.views.access import activate_viewer_zone, signed_in
 from web.views.event.actions import perform
 

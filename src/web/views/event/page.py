@@ -14,9 +14,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from events.core.schemas.event import shows_attendee_count, shows_capacity
+from events.core.selectors.event import get_public_event, seats_held
 from events.models import Event
-from events.schema.event import shows_attendee_count, shows_capacity
-from events.selectors.event import get_public_event, seats_held
 from web.views.access import activate_viewer_zone
 from web.views.event.situation import Situation, situation_for
 

@@ -1,6 +1,6 @@
 """The viewer's situation at one event, as the "Your status" region shows it (docs/spec/ui.md).
 
-Read once from `events.eligibility.my_status.my_event_status` (the eligibility pipeline
+Read once from `events.core.eligibility.my_status.my_event_status` (the eligibility pipeline
 and the viewer's RSVP, tickets, queue place and live offer, a fixed number of queries)
 and sorted into the rows of docs/spec/ui.md's situation table. No rule is decided here: who may
 register, who is full, what the next step is, all come from the pipeline; this only
@@ -19,11 +19,16 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from events.eligibility.my_status import MyEventStatus, OfferState, TicketState, my_event_status
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.my_status import (
+    MyEventStatus,
+    OfferState,
+    TicketState,
+    my_event_status,
+)
+from events.core.eligibility.types import EventUserEligibility
+from events.core.selectors.access import AnyUser, is_authenticated
 from events.models import Event, EventRSVP, Ticket, TicketTier
-from events.selectors.access import AnyUser, is_authenticated
-from events.selectors.waitlist_eta import Eta
+from events.waitlist.selectors.eta import Eta
 
 ANONYMOUS = "anonymous"
 HOLDING_OFFER = "holding_offer"

@@ -2,7 +2,7 @@
 event overview with its status changes, check-in and the attendee CSV.
 
 Every view is `@signed_in` first, then fetches through the admin API's access functions
-(`events.selectors.access`) with the permission of the matching API route, so a page
+(`events.core.selectors.access`) with the permission of the matching API route, so a page
 answers 404 / 403 exactly where the API would. See docs/architecture/web-manage.md.
 """
 

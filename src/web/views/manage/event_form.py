@@ -15,10 +15,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from common.errors import Conflict, InvalidInput
-from events.errors import HasAttendees
+from events.core.errors import HasAttendees
+from events.core.selectors.access import access_event_admin, access_organization_admin
+from events.core.services import event_service
 from events.models import Event, Organization, StaffPermission
-from events.selectors.access import access_event_admin, access_organization_admin
-from events.service import event_service
 from web.forms.manage import EventForm, add_service_errors, event_initial
 from web.views.access import signed_in
 

@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
 from common.errors import Conflict, InvalidInput
+from events.core.selectors import manage as manage_selectors
+from events.core.selectors.access import access_organization_admin
+from events.core.services import organization_service
 from events.models import StaffPermission
-from events.selectors import manage as manage_selectors
-from events.selectors.access import access_organization_admin
-from events.service import organization_service
 from web.forms.manage import OrganizationForm, add_service_errors
 from web.views.access import signed_in, viewer_zone
 

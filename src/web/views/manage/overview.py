@@ -21,12 +21,13 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from common.errors import EncoreError, InvalidInput
-from events.eligibility.capacity import SeatState
+from events.core.eligibility.capacity import SeatState
+from events.core.selectors import manage as manage_selectors
+from events.core.selectors.access import access_event_admin
+from events.core.services import admin_rsvp_service, event_service
 from events.models import Event, StaffPermission
-from events.selectors import manage as manage_selectors
-from events.selectors.access import access_event_admin
-from events.selectors.waitlist import held_offer_count
-from events.service import admin_rsvp_service, event_service, ticket_admin_service
+from events.ticketing.services import ticket_admin as ticket_admin_service
+from events.waitlist.selectors.queue import held_offer_count
 from web.views.access import signed_in, viewer_zone
 from web.views.manage import is_refusal
 

@@ -1,6 +1,6 @@
 """`/me`: the signed-in attendee's upcoming RSVPs, tickets and waitlist places.
 
-One selector (`events.selectors.my_upcoming`, the API's `/me/...` lists narrowed to
+One selector (`events.core.selectors.my_upcoming`, the API's `/me/...` lists narrowed to
 events not over yet): a fixed number of queries whatever the number of events.
 """
 
@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from events.selectors.me import own_live_offer
-from events.selectors.my_upcoming import my_upcoming
+from events.core.selectors.me import own_live_offer
+from events.core.selectors.my_upcoming import my_upcoming
 from web.views.access import signed_in, viewer_zone
 
 

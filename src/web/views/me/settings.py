@@ -4,7 +4,7 @@
   (`PATCH /api/me`), the grid through `notifications.service.preferences.
   update_preferences` (`PATCH /api/notification-preferences`). A refusal of either shows
   next to its field and the page is not redirected.
-- Download my data: `events.selectors.personal_data` as a JSON attachment.
+- Download my data: `events.core.selectors.personal_data` as a JSON attachment.
 - Delete my account: the password again (counted by the log-in limits, as a log-in), then
   `accounts.service.user_deletion.delete_user`, the path the Django admin takes (events'
   departure receivers release every seat, offer and queue place first); a refusal
@@ -28,8 +28,8 @@ from accounts.models import User
 from accounts.service import profile, user_deletion
 from accounts.service.login_limits import authenticate
 from common.errors import InvalidInput, Throttled
-from events.departure_errors import HasPaidTickets, OwnsOrganizations
-from events.selectors.personal_data import personal_data
+from events.core.errors import HasPaidTickets, OwnsOrganizations
+from events.core.selectors.personal_data import personal_data
 from notifications.models import NotificationPreference
 from notifications.service import preferences
 from web.forms.me import DeleteAccountForm, SettingsForm

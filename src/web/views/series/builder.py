@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from common.errors import Conflict, InvalidInput
+from events.core.selectors.access import access_organization_admin
 from events.models import StaffPermission
-from events.selectors.access import access_organization_admin
 from events.series import services as recurrence_service
 from web.forms.series import RuleForm, SeriesBuilderForm
 from web.middleware import writes_nothing

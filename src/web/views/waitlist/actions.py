@@ -24,10 +24,10 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from common.errors import EncoreError, InvalidInput, NotFound
+from events.core.selectors import event_admin as admin_selectors
+from events.core.selectors.access import access_event_admin
 from events.models import Event
-from events.selectors import event_admin as admin_selectors
-from events.selectors.access import access_event_admin
-from events.service import waitlist_service
+from events.waitlist import services as waitlist_service
 from web.views.access import signed_in, viewer_zone
 from web.views.waitlist import rows
 from web.views.waitlist.page import MANAGE_PERMISSION, VIEW_PERMISSION, page_url, render_page

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.human_time import format_human
-from events.selectors.waitlist_stats import QueuePoint, WaitlistStats
+from events.waitlist.selectors.stats import QueuePoint, WaitlistStats
 
 WIDTH = 600
 HEIGHT = 160

@@ -18,11 +18,11 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_http_methods
 from pydantic import ValidationError as SchemaError
 
+from events.core.selectors.access import access_event_admin, has_org_permission
 from events.models import Event, StaffPermission
-from events.schema.waitlist import WaitlistSettingsSchema
-from events.selectors.access import access_event_admin, has_org_permission
-from events.selectors.waitlist_stats import waitlist_stats
-from events.service import waitlist_settings_service
+from events.waitlist.schemas.settings_and_offers import WaitlistSettingsSchema
+from events.waitlist.selectors.stats import waitlist_stats
+from events.waitlist.services import settings as waitlist_settings_service
 from web.forms.waitlist import WaitlistSettingsForm
 from web.views.access import signed_in, viewer_zone
 from web.views.waitlist import rows

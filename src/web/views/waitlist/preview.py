@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from pydantic import ValidationError as SchemaError
 
-from events.schema.waitlist import WaitlistSettingsSchema
-from events.selectors.access import access_event_admin
+from events.core.selectors.access import access_event_admin
+from events.waitlist.schemas.settings_and_offers import WaitlistSettingsSchema
 from web.forms.waitlist import WaitlistSettingsForm
 from web.views.access import signed_in, viewer_zone
 from web.views.waitlist.page import MANAGE_PERMISSION

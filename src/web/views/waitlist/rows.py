@@ -14,8 +14,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, EventWaitList, WaitlistOffer
-from events.selectors import waitlist_offers as offer_selectors
-from events.selectors import waitlist_page as queue_selectors
+from events.waitlist.selectors import offers as offer_selectors
+from events.waitlist.selectors import page as queue_selectors
 
 PAGE_SIZE = 50
 Status = WaitlistOffer.WaitlistOfferStatus

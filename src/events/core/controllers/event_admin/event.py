@@ -7,17 +7,18 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import WriteThrottle
-from events.controllers.event_admin.event_admin_base import (
+from events.core.controllers.event_admin.event_admin_base import (
     ERRORS,
     EVENT_ADMIN_PREFIX,
     EventAdminController,
 )
+from events.core.schemas.choices import EventStatus
+from events.core.schemas.event import EventDetail
+from events.core.schemas.event_admin import EventUpdateSchema
+from events.core.selectors import event_admin as admin_selectors
+from events.core.services import event_service
 from events.models import Event, StaffPermission
-from events.schema.choices import EventStatus
-from events.schema.event import EventDetail
-from events.schema.event_admin import EventUpdateSchema
-from events.selectors import event_admin as admin_selectors
-from events.service import event_service, recurrence_service
+from events.series import services as recurrence_service
 
 
 @api_controller(EVENT_ADMIN_PREFIX, auth=JWTAuth(), tags=["event admin"])

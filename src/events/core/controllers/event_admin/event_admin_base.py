@@ -10,8 +10,8 @@ import uuid
 
 from accounts.controllers.base import CallerController
 from common.api import error_responses
+from events.core.selectors.access import access_event_admin
 from events.models import Event
-from events.selectors.access import access_event_admin
 
 EVENT_ADMIN_PREFIX = "/event-admin"
 

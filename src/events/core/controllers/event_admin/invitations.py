@@ -14,15 +14,15 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
-from events.controllers.event_admin.event_admin_base import (
+from events.core.controllers.event_admin.event_admin_base import (
     ERRORS,
     EVENT_ADMIN_PREFIX,
     EventAdminController,
 )
+from events.core.schemas.event_admin import InvitationCreateSchema, InvitationSchema
+from events.core.selectors import event_admin as admin_selectors
+from events.core.services import invitation_service
 from events.models import Invitation, StaffPermission
-from events.schema.event_admin import InvitationCreateSchema, InvitationSchema
-from events.selectors import event_admin as admin_selectors
-from events.service import invitation_service
 
 PERMISSION = StaffPermission.INVITE_TO_EVENT
 

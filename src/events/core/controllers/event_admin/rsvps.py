@@ -16,16 +16,20 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
-from events.controllers.event_admin.event_admin_base import (
+from events.core.controllers.event_admin.event_admin_base import (
     ERRORS,
     EVENT_ADMIN_PREFIX,
     EventAdminController,
 )
+from events.core.schemas.choices import RSVPStatus
+from events.core.schemas.event_admin import (
+    AdminRSVPCreateSchema,
+    AdminRSVPSchema,
+    AdminRSVPUpdateSchema,
+)
+from events.core.selectors import event_admin as admin_selectors
+from events.core.services import admin_rsvp_service
 from events.models import EventRSVP, StaffPermission
-from events.schema.choices import RSVPStatus
-from events.schema.event_admin import AdminRSVPCreateSchema, AdminRSVPSchema, AdminRSVPUpdateSchema
-from events.selectors import event_admin as admin_selectors
-from events.service import admin_rsvp_service
 
 PERMISSION = StaffPermission.MANAGE_EVENT
 

@@ -13,9 +13,8 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, WriteThrottle, error_responses
-from events.eligibility.my_status import MyEventStatus, my_event_status
-from events.models import EventRSVP
-from events.schema.attendance import (
+from events.core.eligibility.my_status import MyEventStatus, my_event_status
+from events.core.schemas.attendance import (
     EligibilityErrorSchema,
     MyStatusSchema,
     RSVPBodySchema,
@@ -23,9 +22,10 @@ from events.schema.attendance import (
     WaitlistEntrySchema,
     WaitlistJoinBodySchema,
 )
-from events.selectors.event import get_participation_event
-from events.service import waitlist_service
-from events.service.event_manager.manager import EventManager
+from events.core.selectors.event import get_participation_event
+from events.core.services.event_manager import EventManager
+from events.models import EventRSVP
+from events.waitlist import services as waitlist_service
 
 RSVPAnswer = Literal["yes", "no", "maybe"]
 

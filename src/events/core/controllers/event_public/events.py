@@ -16,11 +16,11 @@ from ninja_extra.pagination import PaginatedResponseSchema, paginate
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, Pagination, optional_jwt_auth
 from common.openapi import file_response
+from events.core.schemas.event import EventDetail, EventFilterSchema, EventListItem
+from events.core.selectors.access import get_visible_event
+from events.core.selectors.event import get_public_event, list_public_events
+from events.core.selectors.event_calendar import events_calendar
 from events.models import Event
-from events.schema.event import EventDetail, EventFilterSchema, EventListItem
-from events.selectors.access import get_visible_event
-from events.selectors.event import get_public_event, list_public_events
-from events.selectors.event_calendar import events_calendar
 
 
 @api_controller("/events", auth=optional_jwt_auth(), tags=["events"])

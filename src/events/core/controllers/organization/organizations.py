@@ -12,13 +12,7 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, WriteThrottle, error_responses, optional_jwt_auth
-from events.models import (
-    EventSeriesFollow,
-    Organization,
-    OrganizationFollow,
-    OrganizationMembershipRequest,
-)
-from events.schema.organization import (
+from events.core.schemas.organization import (
     FollowBodySchema,
     FollowSchema,
     MembershipRequestCreateSchema,
@@ -26,8 +20,14 @@ from events.schema.organization import (
     OrganizationCreateSchema,
     OrganizationSchema,
 )
-from events.selectors.organization import get_visible_organization, get_visible_series
-from events.service import follow_service, membership_service, organization_service
+from events.core.selectors.organization import get_visible_organization, get_visible_series
+from events.core.services import follow_service, membership_service, organization_service
+from events.models import (
+    EventSeriesFollow,
+    Organization,
+    OrganizationFollow,
+    OrganizationMembershipRequest,
+)
 
 ERRORS = error_responses(400, 401, 404, 409)
 

@@ -7,8 +7,8 @@ are then fetched scoped to that organisation, so another organisation's id is a 
 
 from accounts.controllers.base import CallerController
 from common.api import error_responses
+from events.core.selectors.access import access_organization_admin, access_owner
 from events.models import Organization
-from events.selectors.access import access_organization_admin, access_owner
 
 ADMIN_PREFIX = "/organization-admin"
 

@@ -5,12 +5,15 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.core.controllers.organization_admin.base import (
+    ADMIN_PREFIX,
+    OrganizationAdminController,
+)
+from events.core.schemas.event import EventDetail
+from events.core.schemas.event_admin import EventCreateSchema
+from events.core.selectors import event_admin as admin_selectors
+from events.core.services import event_service
 from events.models import Event, StaffPermission
-from events.schema.event import EventDetail
-from events.schema.event_admin import EventCreateSchema
-from events.selectors import event_admin as admin_selectors
-from events.service import event_service
 
 ERRORS = error_responses(400, 401, 403, 404, 409)
 

@@ -11,15 +11,15 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.selectors import user_from_input
 from common.api import Pagination, WriteThrottle
-from events.controllers.organization_admin.base import (
+from events.core.controllers.organization_admin.base import (
     ADMIN_PREFIX,
     ERRORS,
     OrganizationAdminController,
 )
+from events.core.schemas.organization import MemberCreateSchema, MemberSchema, MemberUpdateSchema
+from events.core.selectors import organization as org_selectors
+from events.core.services import membership_service
 from events.models import OrganizationMember, StaffPermission
-from events.schema.organization import MemberCreateSchema, MemberSchema, MemberUpdateSchema
-from events.selectors import organization as org_selectors
-from events.service import membership_service
 
 
 @api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])

@@ -9,11 +9,14 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import Pagination, WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.core.controllers.organization_admin.base import (
+    ADMIN_PREFIX,
+    OrganizationAdminController,
+)
+from events.core.schemas.organization import MembershipRequestSchema
+from events.core.selectors import organization as org_selectors
+from events.core.services import membership_service
 from events.models import OrganizationMembershipRequest, StaffPermission
-from events.schema.organization import MembershipRequestSchema
-from events.selectors import organization as org_selectors
-from events.service import membership_service
 
 ERRORS = error_responses(403, 404, 409)
 

@@ -5,10 +5,13 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.core.controllers.organization_admin.base import (
+    ADMIN_PREFIX,
+    OrganizationAdminController,
+)
+from events.core.schemas.organization import OrganizationSchema, OrganizationUpdateSchema
+from events.core.services import organization_service
 from events.models import Organization, StaffPermission
-from events.schema.organization import OrganizationSchema, OrganizationUpdateSchema
-from events.service import organization_service
 
 
 @api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])

@@ -10,15 +10,15 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import Pagination, WriteThrottle
-from events.controllers.organization_admin.base import (
+from events.core.controllers.organization_admin.base import (
     ADMIN_PREFIX,
     ERRORS,
     OrganizationAdminController,
 )
+from events.core.schemas.venue import VenueCreateSchema, VenueSchema, VenueUpdateSchema
+from events.core.selectors import organization as org_selectors
+from events.core.services import venue_service
 from events.models import StaffPermission, Venue
-from events.schema.venue import VenueCreateSchema, VenueSchema, VenueUpdateSchema
-from events.selectors import organization as org_selectors
-from events.service import venue_service
 
 
 @api_controller(ADMIN_PREFIX, auth=JWTAuth(), tags=["organization admin"])

@@ -14,8 +14,8 @@ from accounts.controllers.base import CallerController
 from common.api import ErrorSchema, optional_jwt_auth
 from common.errors import NotFound
 from common.openapi import file_response
+from events.core.selectors.event_calendar import events_calendar
 from events.models import EventSeries
-from events.selectors.event_calendar import events_calendar
 from events.series.schemas.series import PublicSeriesSchema
 from events.series.selectors.series import (
     visible_occurrences,

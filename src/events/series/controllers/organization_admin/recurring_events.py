@@ -14,10 +14,10 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX
+from events.core.controllers.organization_admin.base import ADMIN_PREFIX
+from events.core.schemas.event import EventDetail
+from events.core.selectors import event_admin as admin_selectors
 from events.models import Event, EventSeries, StaffPermission
-from events.schema.event import EventDetail
-from events.selectors import event_admin as admin_selectors
 from events.series import services as recurrence_service
 from events.series.controllers.organization_admin.series_admin import SeriesEditRoutes
 from events.series.schemas.series import (

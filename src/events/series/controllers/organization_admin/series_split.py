@@ -13,7 +13,10 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import WriteThrottle, error_responses
-from events.controllers.organization_admin.base import ADMIN_PREFIX, OrganizationAdminController
+from events.core.controllers.organization_admin.base import (
+    ADMIN_PREFIX,
+    OrganizationAdminController,
+)
 from events.models import EventSeries, StaffPermission
 from events.series import services as recurrence_service
 from events.series.schemas.series import SeriesDetail

@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from events.core.services import event_notifications, event_service
+from events.core.services.locks import lock_series
 from events.models import Event, EventSeries, TicketTier
 from events.series.services.changes.planning import (
     ChangePlan,
@@ -23,8 +25,6 @@ from events.series.services.changes.planning import (
 )
 from events.series.services.generation import finish_pass, materialize_occurrences
 from events.series.services.series_parts import template_of
-from events.service import event_notifications, event_service
-from events.service.locks import lock_series
 
 logger = logging.getLogger("encore.series")
 

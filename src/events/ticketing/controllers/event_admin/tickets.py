@@ -14,11 +14,14 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import Pagination, WriteThrottle, error_responses
-from events.controllers.event_admin.event_admin_base import EVENT_ADMIN_PREFIX, EventAdminController
+from events.core.controllers.event_admin.event_admin_base import (
+    EVENT_ADMIN_PREFIX,
+    EventAdminController,
+)
+from events.core.schemas.choices import TicketStatus
 from events.models import StaffPermission, Ticket, TicketTier
-from events.schema.choices import TicketStatus
-from events.schema.payment import RefundSchema
-from events.schema.ticket import (
+from events.ticketing.schemas.payment import RefundSchema
+from events.ticketing.schemas.ticket import (
     AdminTicketSchema,
     BoxOfficeSaleSchema,
     TicketSchema,
@@ -26,13 +29,11 @@ from events.schema.ticket import (
     TierCreateSchema,
     TierUpdateSchema,
 )
-from events.selectors import tickets as ticket_selectors
-from events.service import (
-    cancellation_service,
-    payment_service,
-    ticket_admin_service,
-    ticket_tier_service,
-)
+from events.ticketing.selectors import tickets as ticket_selectors
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.services import payments as payment_service
+from events.ticketing.services import ticket_admin as ticket_admin_service
+from events.ticketing.services import tiers as ticket_tier_service
 
 ERRORS = error_responses(400, 403, 404, 409)
 MANAGE = StaffPermission.MANAGE_TICKETS

@@ -10,11 +10,12 @@ from ninja_jwt.authentication import JWTAuth
 
 from accounts.controllers.base import CallerController
 from common.api import WriteThrottle, error_responses
+from events.core.selectors.access import get_visible_event
 from events.models import Ticket
-from events.schema.ticket import CheckoutResultSchema, CheckoutSchema, TicketSchema
-from events.selectors.access import get_visible_event
-from events.service import cancellation_service, payment_service
-from events.service.batch_ticket_service import CartItem
+from events.ticketing.schemas.ticket import CheckoutResultSchema, CheckoutSchema, TicketSchema
+from events.ticketing.services import cancellation as cancellation_service
+from events.ticketing.services import payments as payment_service
+from events.ticketing.services.batch_tickets import CartItem
 
 ERRORS = error_responses(400, 404, 409, 502)
 

@@ -4,6 +4,6 @@ Split by concept: `capacity` (the locked check), `tickets` (writing tickets, lea
 the queue), `service` (the checkout flow).
 """
 
-from events.service.batch_ticket_service.service import BatchTicketService, CartItem
+from events.ticketing.services.batch_tickets.service import BatchTicketService, CartItem
 
 __all__ = ["BatchTicketService", "CartItem"]

@@ -1,7 +1,7 @@
 """The locked capacity check of a ticket sale (docs/spec/waitlist-design.md: `assert_event_capacity`).
 
 Only the ticket-specific part lives here: the event's seats are checked by the one
-capacity module (`events.eligibility.capacity.assert_capacity_locked`, as for RSVPs);
+capacity module (`events.core.eligibility.capacity.assert_capacity_locked`, as for RSVPs);
 what tickets add is the tiers' quantities. Runs inside the transaction that holds the
 Event row lock, so the numbers it reads are the authoritative ones, and it answers with
 the same refusal the gates give (`sold_out` for tiers), so a client sees one status and
@@ -14,15 +14,15 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from events.eligibility.capacity import (
+from events.core.eligibility.capacity import (
     RefusedUnderLock,
     assert_capacity_locked,
     sold_out_refusal,
 )
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.types import EventUserEligibility
+from events.core.selectors.locked_check import LockedCheck, refusal_details
 from events.models import Event, TicketTier
-from events.selectors.locked_check import LockedCheck, refusal_details
-from events.selectors.waitlist import QueueStanding
+from events.waitlist.selectors.queue import QueueStanding
 
 
 def assert_event_capacity(

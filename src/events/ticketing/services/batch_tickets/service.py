@@ -26,23 +26,23 @@ from django.utils import timezone
 from accounts.models import User
 from common import metrics
 from common.errors import InvalidInput
-from events.eligibility.capacity import refusals_detailed_after_release
-from events.eligibility.enums import Reasons
-from events.eligibility.pipeline import EligibilityService
-from events.eligibility.refusals import EligibilityRefused
-from events.eligibility.types import EventUserEligibility
+from events.core.eligibility.capacity import refusals_detailed_after_release
+from events.core.eligibility.enums import Reasons
+from events.core.eligibility.pipeline import EligibilityService
+from events.core.eligibility.refusals import EligibilityRefused
+from events.core.eligibility.types import EventUserEligibility
+from events.core.selectors.locked_check import LockedCheck
+from events.core.services import event_notifications
+from events.core.services.locks import adjust_attendee_count, lock_event, lock_tiers
 from events.models import Event, Ticket, TicketTier
-from events.selectors import waitlist as waitlist_selectors
-from events.selectors.locked_check import LockedCheck
-from events.service import event_notifications
-from events.service.batch_ticket_service import capacity, tickets
-from events.service.batch_ticket_service.tickets import (
+from events.ticketing.errors import TicketLimitExceeded, TierNotOnSale, TierSoldOut, UnknownTier
+from events.ticketing.services.batch_tickets import capacity, tickets
+from events.ticketing.services.batch_tickets.tickets import (
     held_ticket_counts,
     initial_status,
     write_tickets,
 )
-from events.service.locks import adjust_attendee_count, lock_event, lock_tiers
-from events.ticket_errors import TicketLimitExceeded, TierNotOnSale, TierSoldOut, UnknownTier
+from events.waitlist.selectors import queue as waitlist_selectors
 
 #: One request never writes more tickets than this (a typo must not mint thousands).
 MAX_TICKETS_PER_CART = 100

@@ -12,9 +12,9 @@ from datetime import datetime
 from django.db.models import Count, F
 
 from accounts.models import User
+from events.core.selectors.locked_check import LockedCheck
 from events.models import Event, Ticket, TicketTier
-from events.selectors.locked_check import LockedCheck
-from events.service import waitlist_service
+from events.waitlist import services as waitlist_service
 
 #: Payment methods whose tickets hold a seat at once and need no confirmation.
 IMMEDIATE_METHODS = frozenset({TicketTier.PaymentMethod.FREE, TicketTier.PaymentMethod.AT_THE_DOOR})

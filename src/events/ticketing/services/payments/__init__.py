@@ -5,19 +5,19 @@ account), `checkout`, `settle` (what Stripe's answers do to tickets, under the l
 `webhooks`, `refunds`, `expiry`.
 """
 
-from events.service.payment_service.checkout import CheckoutResult, checkout
-from events.service.payment_service.connection import (
+from events.ticketing.services.payments.checkout import CheckoutResult, checkout
+from events.ticketing.services.payments.connection import (
     connect_stripe_account,
     disconnect_stripe_account,
 )
-from events.service.payment_service.expiry import expire_open_checkouts
-from events.service.payment_service.refunds import (
+from events.ticketing.services.payments.expiry import expire_open_checkouts
+from events.ticketing.services.payments.refunds import (
     RefundRequest,
     is_paid_online,
     refund_by_holder,
     refund_by_organiser,
 )
-from events.service.payment_service.webhooks import WebhookResult, handle_webhook
+from events.ticketing.services.payments.webhooks import WebhookResult, handle_webhook
 
 __all__ = [
     "CheckoutResult",

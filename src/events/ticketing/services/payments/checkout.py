@@ -27,11 +27,11 @@ from django.utils import timezone
 from accounts.models import User
 from common.errors import InvalidInput
 from events.models import Event, Payment, Ticket, TicketTier
-from events.payment_errors import PaymentProviderUnavailable, PaymentsNotConfigured
-from events.service.batch_ticket_service import BatchTicketService, CartItem
-from events.service.batch_ticket_service.service import validate_cart
-from events.service.payment_service import settle, stripe_api
-from events.service.payment_service.connection import account_for
+from events.ticketing.errors import PaymentProviderUnavailable, PaymentsNotConfigured
+from events.ticketing.services.batch_tickets import BatchTicketService, CartItem
+from events.ticketing.services.batch_tickets.service import validate_cart
+from events.ticketing.services.payments import settle, stripe_api
+from events.ticketing.services.payments.connection import account_for
 
 ONLINE = TicketTier.PaymentMethod.ONLINE
 

@@ -10,8 +10,8 @@ import stripe
 from django.db import transaction
 
 from events.models import Organization, StripeConnection
-from events.payment_errors import InvalidStripeAccount, PaymentProviderUnavailable
-from events.service.payment_service import stripe_api
+from events.ticketing.errors import InvalidStripeAccount, PaymentProviderUnavailable
+from events.ticketing.services.payments import stripe_api
 
 
 def connect_stripe_account(organization: Organization, account_id: str) -> StripeConnection:

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from events.models import Payment
-from events.payment_errors import PaymentProviderUnavailable
-from events.service.payment_service import settle, stripe_api
+from events.ticketing.errors import PaymentProviderUnavailable
+from events.ticketing.services.payments import settle, stripe_api
 
 logger = logging.getLogger("encore.payments")
 

@@ -19,15 +19,16 @@ from django.utils import timezone
 from accounts.models import User
 from common.errors import InvalidInput
 from events.models import Event, Payment, PaymentRefund, Ticket
-from events.payment_errors import (
+from events.ticketing.errors import (
+    AlreadyCancelled,
     NothingToRefund,
     PaymentNotSettled,
     PaymentProviderUnavailable,
     RefundDeadlinePassed,
     RefundNotAllowed,
+    TicketNotFound,
 )
-from events.service.payment_service import stripe_api
-from events.ticket_errors import AlreadyCancelled, TicketNotFound
+from events.ticketing.services.payments import stripe_api
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from datetime import datetime
 
 from django.db import transaction
 
+from events.core.services import event_notifications
+from events.core.services.locks import lock_event, lock_tiers
 from events.models import Event, Payment, PaymentRefund, Ticket
-from events.service import event_notifications
-from events.service.cancellation_service import release_tickets
-from events.service.locks import lock_event, lock_tiers
+from events.ticketing.services.cancellation import release_tickets
 
 Status = Payment.Status
 LIVE = (Status.PAID, Status.PARTIALLY_REFUNDED)

@@ -13,7 +13,7 @@ from typing import Any
 import stripe
 from django.conf import settings
 
-from events.payment_errors import PaymentProviderUnavailable, PaymentsNotConfigured
+from events.ticketing.errors import PaymentProviderUnavailable, PaymentsNotConfigured
 from events.utils.money import to_major, to_minor
 
 

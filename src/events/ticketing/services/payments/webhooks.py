@@ -25,8 +25,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from events.models import Payment, PaymentRefund, StripeEvent
-from events.payment_errors import InvalidSignature, PaymentProviderUnavailable
-from events.service.payment_service import settle, stripe_api
+from events.ticketing.errors import InvalidSignature, PaymentProviderUnavailable
+from events.ticketing.services.payments import settle, stripe_api
 
 logger = logging.getLogger("encore.payments")
 

@@ -14,15 +14,15 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import Pagination, WriteThrottle
-from events.controllers.event_admin.event_admin_base import (
+from events.core.controllers.event_admin.event_admin_base import (
     ERRORS,
     EVENT_ADMIN_PREFIX,
     EventAdminController,
 )
+from events.core.selectors import event_admin as admin_selectors
 from events.models import EventWaitList, StaffPermission
-from events.schema.waitlist_queue import WaitlistQueueEntrySchema
-from events.selectors import event_admin as admin_selectors
-from events.service import waitlist_service
+from events.waitlist import services as waitlist_service
+from events.waitlist.schemas.queue import WaitlistQueueEntrySchema
 
 PERMISSION = StaffPermission.INVITE_TO_EVENT
 

@@ -21,20 +21,21 @@ from ninja_extra.throttling import throttle
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import Pagination, WriteThrottle
-from events.controllers.event_admin.event_admin_base import (
+from events.core.controllers.event_admin.event_admin_base import (
     ERRORS,
     EVENT_ADMIN_PREFIX,
     EventAdminController,
 )
 from events.models import Event, StaffPermission, WaitlistOffer
-from events.schema.waitlist import (
+from events.waitlist import services as waitlist_service
+from events.waitlist.schemas.settings_and_offers import (
     OfferCreateSchema,
     OfferReactivateSchema,
     OfferSchema,
     WaitlistSettingsSchema,
 )
-from events.selectors import waitlist_offers as offer_selectors
-from events.service import waitlist_service, waitlist_settings_service
+from events.waitlist.selectors import offers as offer_selectors
+from events.waitlist.services import settings as waitlist_settings_service
 
 #: The class-level permission; the offers list relaxes it to `invite_to_event`.
 PERMISSION = StaffPermission.MANAGE_EVENT

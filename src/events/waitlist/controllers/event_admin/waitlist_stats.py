@@ -9,10 +9,13 @@ from ninja_extra import api_controller, route
 from ninja_jwt.authentication import JWTAuth
 
 from common.api import error_responses
-from events.controllers.event_admin.event_admin_base import EVENT_ADMIN_PREFIX, EventAdminController
+from events.core.controllers.event_admin.event_admin_base import (
+    EVENT_ADMIN_PREFIX,
+    EventAdminController,
+)
 from events.models import StaffPermission
-from events.schema.waitlist_stats import WaitlistStatsSchema
-from events.selectors.waitlist_stats import WaitlistStats, waitlist_stats
+from events.waitlist.schemas.stats import WaitlistStatsSchema
+from events.waitlist.selectors.stats import WaitlistStats, waitlist_stats
 
 PERMISSION = StaffPermission.INVITE_TO_EVENT
 

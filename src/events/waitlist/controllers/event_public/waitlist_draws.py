@@ -14,8 +14,8 @@ from ninja_extra import api_controller, route
 from accounts.controllers.base import CallerController
 from common.api import error_responses, optional_jwt_auth
 from events.models import WaitlistDraw
-from events.schema.waitlist_draws import WaitlistDrawSchema
-from events.selectors.waitlist_draws import event_draw, event_draws
+from events.waitlist.schemas.draws import WaitlistDrawSchema
+from events.waitlist.selectors.draws import event_draw, event_draws
 
 ERRORS = error_responses(401, 404)
 

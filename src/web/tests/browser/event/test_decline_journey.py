@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from events.models import EventWaitList, WaitlistOffer
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.browser.axe import severe_violations
 from web.tests.browser.event.conftest import POLL_TIMEOUT_MS, OpenAs
 

@@ -10,9 +10,9 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_event, make_org, make_tier
 from events.models import Venue
-from events.tests.factories import make_event, make_org, make_tier
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.browser.axe import severe_violations
 from web.tests.browser.event.conftest import OpenAs
 

@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.tests.factories import make_user
+from events.core.services.event_manager import EventManager
 from events.models import WaitlistOffer
-from events.service.event_manager.manager import EventManager
-from events.tests.waitlist_builders import active_event, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 from notifications.tests.servers import SmtpServer, smtp_backend
 from web.tests.browser.event.conftest import OpenAs
 

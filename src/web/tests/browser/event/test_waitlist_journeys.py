@@ -9,10 +9,10 @@ from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from accounts.tests.factories import make_user
+from events.core.services.event_manager import EventManager
+from events.core.tests.factories import make_event
 from events.models import EventRSVP, EventWaitList, WaitlistOffer
-from events.service.event_manager.manager import EventManager
-from events.tests.factories import make_event
-from events.tests.waitlist_builders import active_event, give_offer, queue_in_order
+from events.waitlist.tests.waitlist_builders import active_event, give_offer, queue_in_order
 from web.tests.browser.event.conftest import POLL_TIMEOUT_MS, OpenAs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,8 +10,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.tests.factories import PASSWORD, make_user
+from events.core.tests.factories import fill_with_rsvps, fill_with_tickets, make_event, make_org
 from events.models import Event, Ticket, TicketTier
-from events.tests.factories import fill_with_rsvps, fill_with_tickets, make_event, make_org
 from web.tests.browser.axe import severe_violations
 from web.tests.browser.conftest import LogIn
 

@@ -4,7 +4,7 @@ import pytest
 
 from accounts.models import User
 from accounts.tests.factories import make_user
-from events.tests.factories import make_event
+from events.core.tests.factories import make_event
 from web.tests.me.support import full_week, notify
 
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Page
 
 from accounts.tests.factories import make_user
+from events.core.tests.factories import make_org
 from events.models import Organization
-from events.tests.factories import make_org
 
 
 def last_sunday(year: int, month: int) -> date:

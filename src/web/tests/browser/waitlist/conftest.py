@@ -9,7 +9,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.tests.factories import make_user
 from events.models import Event, WaitlistOffer
-from events.service.waitlist_service.queue_samples import record_queue_length
+from events.waitlist.services.queue_samples import record_queue_length
 from web.tests.waitlist.support import Status, active_event, offer, queue
 
 
