@@ -35,7 +35,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from bench import builders
-from bench.lock_tenure import FunctionClock, LockTenure, lock_held_medians, tenures_from_grants
+from bench.lock_tenure import (
+    FunctionClock,
+    LockTenure,
+    clocked_claims,
+    lock_held_medians,
+    tenures_from_grants,
+)
 from bench.registry import Measured, Sample, committed_scenario
 from bench.scenarios.e0_physical_limit import limit_rate
 from common.errors import EncoreError
@@ -212,7 +218,7 @@ def _connect(patience: float = 20.0) -> None:
 
 @contextmanager
 def claims_race(tag: str) -> Iterator[Measured]:
-    with builders.committed(tag):
+    with builders.committed(tag), clocked_claims():
         yield ClaimRace(tag).run
 
 

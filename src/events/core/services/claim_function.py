@@ -100,7 +100,8 @@ def claim_new_rsvp(
     try:
         with connection.cursor() as cursor:
             cursor.execute(_CALL, [event.pk, user_id, rsvp_id, guests, now])
-            row = cursor.fetchone()
+            names = [column.name for column in cursor.description]
+            row = dict(zip(names, cursor.fetchone(), strict=True))
     except IntegrityError:
         # The caller's own parallel request registered first (see the SQL file): nothing
         # was written here, and the Python path sees that RSVP.
@@ -110,32 +111,25 @@ def claim_new_rsvp(
         if numbers is None:
             raise
         _refuse(event, user_id, guests, now, numbers)
-    (
-        outcome,
-        attendees,
-        cap,
-        held,
-        _overrides,
-        on_waitlist,
-        offer_id,
-        claimed,
-        revoked,
-        *_clock,
-    ) = row  # fmt: skip  (arrived_at, requested_at, locked_at, finished_at: for the bench)
+    outcome, attendees, on_waitlist = row["outcome"], row["attendee_count"], row["on_waitlist"]
     if outcome == "no_event":
         raise Event.DoesNotExist(f"no event {event.pk}")
     if outcome == "has_rsvp":
         return None
     if outcome == "refused":
-        numbers = {"attendee_count": attendees, "effective_capacity": cap, "held": held}
-        _refuse(event, user_id, guests, now, {**numbers, "on_waitlist": on_waitlist})
+        _refuse(event, user_id, guests, now, row)
     with connection.cursor() as cursor:
         cursor.execute(DURABLE)  # the win reaches the disk before anyone hears of it
     event.attendee_count = attendees
-    if revoked:
+    if row["revoked"]:
         enqueue_waitlist_processing(event.pk)  # the revoked offer's seats go on
     after_claim(
-        event.pk, user_id, offer_id=offer_id, claimed=claimed, left_queue=on_waitlist, now=now
+        event.pk,
+        user_id,
+        offer_id=row["pending_offer_id"],
+        claimed=row["claimed"],
+        left_queue=on_waitlist,
+        now=now,
     )
     event_notifications.notify_rsvp_answered(event.pk, user_id, YES)
     rsvp = EventRSVP(

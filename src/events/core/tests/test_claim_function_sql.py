@@ -7,10 +7,17 @@ or a database whose function is not the file's, fails here.
 """
 
 import re
+import uuid
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import timezone
+
+from accounts.tests.factories import make_user
+from bench.lock_tenure import TWIN, clocked_claims
+from events.core.services import claim_function
+from events.waitlist.tests.waitlist_races_support import waitlist_event
 
 EVENTS = Path(__file__).resolve().parents[2]
 CURRENT = EVENTS / "core" / "sql" / "claim_rsvp.sql"
@@ -71,3 +78,36 @@ def test_the_function_in_the_database_is_the_files():
             assert len(rows) == 1, name
             installed_names, installed_body = rows[0]
             assert (list(installed_names or []), installed_body) == (names, body), name
+
+
+def test_the_function_keeps_no_clock_for_the_bench():
+    """The bench measures the lock from outside (docs/spec/quality.md e1): production's
+    result holds what the caller needs, and the bench's clocked twin is made from it."""
+    names, body = functions(CURRENT.read_text())["encore_claim_rsvp"]
+    assert not [name for name in names if name.endswith("_at")]
+    assert "clock_timestamp" not in body and "statement_timestamp" not in body
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_benchs_clocked_twin_claims_as_the_function_does_and_stamps_the_lock():
+    """`bench.lock_tenure.clocked_claims` routes claims to a twin made from the file's
+    text; a claim through it wins as through the function, with its four stamps in order."""
+    event = waitlist_event(5)
+    claimer = make_user()
+    with clocked_claims():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                claim_function._CALL, [event.pk, claimer.pk, uuid.uuid4(), 0, timezone.now()]
+            )
+            names = [column.name for column in cursor.description]
+            row = dict(zip(names, cursor.fetchone(), strict=True))
+        twin_call = claim_function._CALL
+    assert TWIN in twin_call and TWIN not in claim_function._CALL
+    production = functions(CURRENT.read_text())["encore_claim_rsvp"][0][5:]
+    assert names == [*production, "arrived_at", "requested_at", "locked_at", "finished_at"]
+    assert row["outcome"] == "won" and row["attendee_count"] == 1
+    assert row["arrived_at"] <= row["requested_at"] <= row["locked_at"] <= row["finished_at"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_proc WHERE proname = %s", [TWIN])
+        assert cursor.fetchone()[0] == 0  # dropped after

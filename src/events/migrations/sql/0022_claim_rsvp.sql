@@ -39,9 +39,7 @@
 -- positive of max_attendees and the venue's capacity; 0 = unlimited); an invitation with
 -- overrides_max_attendees bypasses it. outcome: 'won', 'refused' (way 1), 'has_rsvp' (the
 -- caller already has an RSVP: nothing done, the Python path handles changes) or
--- 'no_event'. arrived_at, requested_at (the lock asked for), locked_at (granted) and
--- finished_at are the server's clock (the bench reads them; requested_at and locked_at
--- are NULL when no lock was taken).
+-- 'no_event'. (The bench measures the lock from outside: `bench/lock_tenure.py`.)
 -- Dropped first: a new version may change the result type, which CREATE OR REPLACE refuses
 -- (each migration that installs it carries its own frozen copy, migrations/sql/).
 DROP FUNCTION IF EXISTS encore_claim_rsvp(uuid, uuid, uuid, integer, timestamptz);
@@ -56,11 +54,7 @@ CREATE FUNCTION encore_claim_rsvp(
     on_waitlist boolean,
     pending_offer_id uuid,
     claimed boolean,
-    revoked integer,
-    arrived_at timestamptz,
-    requested_at timestamptz,
-    locked_at timestamptz,
-    finished_at timestamptz
+    revoked integer
 ) LANGUAGE plpgsql VOLATILE
 -- Every statement below looks rows up by key: the generic plan is the custom one, and
 -- planning each anew for a session's first five calls is CPU every claimer waits for.
@@ -78,7 +72,6 @@ DECLARE
 BEGIN
     claimed := false;
     revoked := 0;
-    arrived_at := statement_timestamp();
 
     -- The snapshot: the numbers and the caller's own rows.
     SELECT e.attendee_count, e.max_attendees, e.venue_id, v.capacity,
@@ -101,13 +94,11 @@ BEGIN
      WHERE e.id = p_event;
     IF NOT FOUND THEN
         outcome := 'no_event';
-        finished_at := clock_timestamp();
         RETURN NEXT;
         RETURN;
     END IF;
     IF v_has_rsvp THEN
         outcome := 'has_rsvp';
-        finished_at := clock_timestamp();
         RETURN NEXT;
         RETURN;
     END IF;
@@ -116,20 +107,16 @@ BEGIN
     IF NOT overrides AND v_cap > 0 AND v_seats > GREATEST(v_cap - attendee_count - held, 0)
     THEN
         outcome := 'refused';  -- way 1: no lock taken
-        finished_at := clock_timestamp();
         RETURN NEXT;
         RETURN;
     END IF;
 
     -- The lock, and the numbers as of the lock.
-    requested_at := clock_timestamp();
     SELECT e.attendee_count, e.max_attendees, e.venue_id
       INTO attendee_count, v_max, v_venue_id
       FROM events_event e WHERE e.id = p_event FOR UPDATE;
-    locked_at := clock_timestamp();
     IF NOT FOUND THEN
         outcome := 'no_event';
-        finished_at := clock_timestamp();
         RETURN NEXT;
         RETURN;
     END IF;
@@ -148,8 +135,7 @@ BEGIN
             RAISE EXCEPTION 'encore_claim_refused' USING DETAIL = json_build_object(
                 'attendee_count', attendee_count, 'effective_capacity', v_cap,
                 'held', held, 'on_waitlist', on_waitlist,
-                'pending_offer_id', pending_offer_id, 'arrived_at', arrived_at,
-                'requested_at', requested_at, 'locked_at', locked_at, 'finished_at', clock_timestamp())::text;
+                'pending_offer_id', pending_offer_id)::text;
         END IF;
     END IF;
 
@@ -195,7 +181,6 @@ BEGIN
     VALUES (p_rsvp, p_event, p_user, 'yes', p_guests, p_now, p_now);
     outcome := 'won';
     attendee_count := attendee_count + v_seats;
-    finished_at := clock_timestamp();
     RETURN NEXT;
 END;
 $fn$;
