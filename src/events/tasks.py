@@ -1,120 +1,36 @@
-"""Celery tasks of the events app. Thin: take ids, call one service, names pinned.
+"""Every Celery task of the events app, under its pinned name.
 
-The series' tasks live in `events.series.tasks`; they are imported here, so Celery's
-autodiscovery of the app (which imports `events.tasks`) registers them under their names.
+Each feature package keeps its tasks in its own `tasks.py`; Celery's autodiscovery
+imports this module, which imports them, so they are registered, and
+`events.tasks.<task>` (the design's place, and where tests reach them) hands out the
+same objects.
 """
 
-import uuid
-from datetime import datetime
-from typing import Any
-
-from celery import shared_task
-from django.utils import timezone
-
-from events.core.services import event_notifications
-from events.series.tasks import (  # noqa: F401 (imported to be registered, see above)
-    generate_recurring_events_task,
-    generate_single_series_events_task,
+from events.core.tasks import send_event_notification_task, send_rsvp_confirmation_task
+from events.series.tasks import generate_recurring_events_task, generate_single_series_events_task
+from events.ticketing.tasks import expire_online_checkouts, expire_unpaid_tickets
+from events.waitlist.tasks import (
+    expire_event_offers_task,
+    expire_waitlist_offers_task,
+    nudge_open_waitlists_task,
+    process_waitlist_for_event_task,
+    resend_waitlist_offer_notifications_task,
+    send_offer_expired_notifications_task,
+    send_waitlist_offer_notification_task,
 )
-from events.ticketing.services import payments as payment_service
-from events.ticketing.services import ticket_admin as ticket_admin_service
-from events.waitlist import services as waitlist_service
-from events.waitlist.services import notifications as waitlist_notifications
 
-
-@shared_task(name="events.expire_unpaid_tickets")
-def expire_unpaid_tickets() -> dict[str, Any]:
-    """Hourly (minute 15 UTC): cancel unpaid offline tickets past their payment deadline."""
-    result = ticket_admin_service.expire_unpaid_tickets()
-    return {
-        "cancelled_tickets": result.cancelled_tickets,
-        "event_ids": [str(pk) for pk in result.event_ids],
-        "skipped_busy_event_ids": [str(pk) for pk in result.skipped_busy_event_ids],
-    }
-
-
-@shared_task(name="events.expire_online_checkouts")
-def expire_online_checkouts() -> dict[str, Any]:
-    """Every 5 minutes: give back the seats of online checkouts left unpaid (issue 14)."""
-    return {"expired_payments": payment_service.expire_open_checkouts()}
-
-
-@shared_task(name="events.send_event_notification")
-def send_event_notification_task(
-    notification_type: str, event_id: str, changed_fields: list[str] | None = None
-) -> int:
-    """After commit: `event_open`, `event_updated` or `event_cancelled` to the event's
-    audience, however large; returns how many people were told."""
-    return event_notifications.send_event_notification(
-        notification_type, uuid.UUID(event_id), changed_fields
-    )
-
-
-@shared_task(name="events.send_rsvp_confirmation")
-def send_rsvp_confirmation_task(event_id: str, user_id: str, status: str) -> int:
-    """After commit: one person's RSVP confirmation (`rsvp_confirmation`)."""
-    return event_notifications.send_rsvp_confirmation(
-        uuid.UUID(event_id), uuid.UUID(user_id), status
-    )
-
-
-# -- the advanced waitlist (docs/spec/waitlist-design.md) ----------------------------------------------------------
-@shared_task(name="events.process_waitlist_for_event")
-def process_waitlist_for_event_task(event_id: str) -> dict[str, Any]:
-    """On demand, via `enqueue_waitlist_processing`: one idempotent processing pass."""
-    result = waitlist_service.process_waitlist_for_event(uuid.UUID(event_id))
-    return {
-        "status": result.status,
-        "offers_created": result.offers_created,
-        "batch_id": str(result.batch_id) if result.batch_id else None,
-        "is_cutoff_batch": result.is_cutoff_batch,
-    }
-
-
-@shared_task(name="events.expire_event_offers")
-def expire_event_offers_task(event_id: str, due: str | None = None) -> dict[str, Any]:
-    """At an offer deadline (ETA, `schedule_offer_expiry`): that event's lapsed offers →
-    EXPIRED and the next batch, in seconds; early, it sends itself again (ADR 0019)."""
-    result = waitlist_service.expire_event_offers(
-        uuid.UUID(event_id), datetime.fromisoformat(due) if due else None
-    )
-    return {
-        "expired": result.expired,
-        "offers_created": result.offers_created,
-        "early": result.early,
-    }
-
-
-@shared_task(name="events.expire_waitlist_offers")
-def expire_waitlist_offers_task() -> dict[str, Any]:
-    """Hourly at minute 0 UTC: lapsed offers → EXPIRED, one processing pass per event."""
-    sweep = waitlist_service.expire_waitlist_offers()
-    return {"expired": sweep.expired, "event_ids": [str(pk) for pk in sweep.event_ids]}
-
-
-@shared_task(name="events.nudge_open_waitlists")
-def nudge_open_waitlists_task() -> list[str]:
-    """Hourly at minute 30 UTC: the safety net against a lost processing pass."""
-    return [str(pk) for pk in waitlist_service.nudge_open_waitlists()]
-
-
-@shared_task(name="events.send_waitlist_offer_notification")
-def send_waitlist_offer_notification_task(offer_id: str) -> bool:
-    """Per offer, on commit: WAITLIST_SPOT_AVAILABLE unless the offer is no longer live."""
-    return waitlist_notifications.send_offer_notification(uuid.UUID(offer_id))
-
-
-@shared_task(name="events.resend_waitlist_offer_notifications")
-def resend_waitlist_offer_notifications_task() -> list[str]:
-    """Every 15 minutes (5, 20, 35, 50 UTC): re-dispatch offer notifications that were
-    lost on their way (the offers' own safety net, as the nudge is the passes')."""
-    lost = waitlist_notifications.resend_lost_offer_notifications(timezone.now())
-    return [str(pk) for pk in lost]
-
-
-@shared_task(name="events.send_offer_expired_notifications")
-def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int:
-    """After a sweep: tell each user of the event whose hold lapsed that they are back in line."""
-    return waitlist_notifications.send_offer_expired_notifications(
-        uuid.UUID(event_id), datetime.fromisoformat(expired_at)
-    )
+__all__ = [
+    "expire_event_offers_task",
+    "expire_online_checkouts",
+    "expire_unpaid_tickets",
+    "expire_waitlist_offers_task",
+    "generate_recurring_events_task",
+    "generate_single_series_events_task",
+    "nudge_open_waitlists_task",
+    "process_waitlist_for_event_task",
+    "resend_waitlist_offer_notifications_task",
+    "send_event_notification_task",
+    "send_offer_expired_notifications_task",
+    "send_rsvp_confirmation_task",
+    "send_waitlist_offer_notification_task",
+]

@@ -6,6 +6,7 @@ Layers, top to bottom (import-linter contracts in `pyproject.toml`):
 | module | holds |
 |---|---|
 | `controllers/` | routes by audience: `event_admin/` (an event's settings, invitations, RSVPs), `event_public/` (events, attendance), `organization/`, `organization_admin/` (settings, members, staff, venues, blacklist, events), `me` |
+| `tasks.py` | the Celery tasks: an event's notification to its audience, an RSVP's confirmation |
 | `schemas/` | bodies and answers of those routes |
 | `services/` | the write side: `event_manager` (the RSVP writer) with `claim_function` and `claim_statements` (the one-statement claim and the Python claim's writes), `locks` (the global lock order), `event_service`, `event_fields`, the organisation services, `user_departure`, `event_notifications` |
 | `eligibility/` | the pipeline, its gates, the one capacity rule and the locked check, my-status |

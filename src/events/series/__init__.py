@@ -16,11 +16,12 @@ only layers below it, and the core of `events` imports none of this package):
 | `tests/` | the series' tests and `recurrence_builders` |
 
 The series builds on the core of `events` (organisations, events, locks, slugs, event
-notifications). The core reaches the series only through the thin re-exports at the
-paths the design documents name: `events.models.event_series` and
-`events.models.recurrence_rule` (through which `events.models` exports the models, so
-Django registers them), `events.service.recurrence_service` (the event PATCH asks it
-about a template; the demo command creates a series), and the controller modules under
-`events/controllers/`, which keep the routes' place in the OpenAPI document; `events.tasks`
-imports the tasks so that Celery registers them.
+notifications). The core imports the series directly at two places only (an
+import-linter contract names them): `Event.event_series` (the design's foreign key) and
+the event PATCH, which asks the series about a template. The design's paths stay as thin
+re-exports: `events.models.event_series`, `events.models.recurrence_rule`,
+`events.service.recurrence_service` and
+`events.controllers.organization_admin.recurring_events`; `events.models` exports the
+models so Django registers them, and `events.tasks` imports the tasks so that Celery
+registers them.
 """

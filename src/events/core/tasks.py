@@ -1,0 +1,27 @@
+"""Celery tasks of the core. Thin: take ids, call one service, names pinned (the outbox
+sends them by name; `events.tasks` imports them so Celery registers them)."""
+
+import uuid
+
+from celery import shared_task
+
+from events.core.services import event_notifications
+
+
+@shared_task(name="events.send_event_notification")
+def send_event_notification_task(
+    notification_type: str, event_id: str, changed_fields: list[str] | None = None
+) -> int:
+    """After commit: `event_open`, `event_updated` or `event_cancelled` to the event's
+    audience, however large; returns how many people were told."""
+    return event_notifications.send_event_notification(
+        notification_type, uuid.UUID(event_id), changed_fields
+    )
+
+
+@shared_task(name="events.send_rsvp_confirmation")
+def send_rsvp_confirmation_task(event_id: str, user_id: str, status: str) -> int:
+    """After commit: one person's RSVP confirmation (`rsvp_confirmation`)."""
+    return event_notifications.send_rsvp_confirmation(
+        uuid.UUID(event_id), uuid.UUID(user_id), status
+    )
