@@ -42,7 +42,8 @@ class StripeWebhookController(ControllerBase):
     )
     def stripe_webhook(self) -> dict[str, bool]:
         """Stripe's events, signed with the endpoint secret (`Stripe-Signature`); 400
-        without a valid signature; 200 once recorded, also for a duplicate."""
+        without a valid signature (`invalid_signature`) or when a field Encore reads has
+        another type than Stripe's (`invalid`); 200 once recorded, also for a duplicate."""
         assert self.context is not None and self.context.request is not None
         request = self.context.request
         result = payment_service.handle_webhook(

@@ -47,4 +47,15 @@ def call(
     return dict(answer.to_dict())
 
 
-__all__ = ["call", "client", "is_enabled", "to_major", "to_minor"]
+def find(method: Any, *args: Any, account: str) -> dict[str, Any] | None:
+    """`call` for a read whose object may not exist: None when Stripe answers 404."""
+    try:
+        return call(method, *args, account=account)
+    except PaymentProviderUnavailable as exc:
+        cause = exc.__cause__
+        if isinstance(cause, stripe.StripeError) and cause.http_status == 404:
+            return None
+        raise
+
+
+__all__ = ["call", "client", "find", "is_enabled", "to_major", "to_minor"]
