@@ -66,15 +66,35 @@ def unavailable() -> JsonResponse:
     return response
 
 
+#: The page of a database outage: plain HTML, so that nothing of it needs the database
+#: (a template of the app reads the session and the user).
+UNAVAILABLE_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Encore is briefly unavailable</title></head>
+<body><main><h1>Encore is briefly unavailable</h1>
+<p>We cannot reach our database right now. Nothing you did is lost: please try again in a
+moment.</p></main></body>
+</html>
+"""
+
+
+def unavailable_page() -> HttpResponse:
+    """503 with `Retry-After`, as HTML: a page while the database cannot be reached."""
+    response = HttpResponse(UNAVAILABLE_PAGE, status=503, content_type="text/html; charset=utf-8")
+    response["Retry-After"] = str(Unavailable().retry_after_seconds)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """`handler500`: JSON under `/api` (503 when the database is down), Django's page elsewhere.
+    """`handler500`: under `/api` JSON, elsewhere a page; 503 when the database is down.
 
     Django calls it for any exception that left a view or a middleware, while it is
     still handling that exception, so `sys.exc_info()` names the cause; Django has
-    already logged it with its traceback.
+    already logged it with its traceback. A page's middleware reads the session and the
+    user, so during an outage the exception may come before any view runs.
     """
+    down = is_database_unavailable(sys.exc_info()[1])
     if not is_api_request(request):
-        return defaults.server_error(request)
-    if is_database_unavailable(sys.exc_info()[1]):
-        return unavailable()
-    return json_error(500)
+        return unavailable_page() if down else defaults.server_error(request)
+    return unavailable() if down else json_error(500)

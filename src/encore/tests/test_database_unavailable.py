@@ -1,4 +1,5 @@
-"""With the database out of reach, every API route answers JSON 503 `unavailable`.
+"""With the database out of reach, every API route answers JSON 503 `unavailable`, and
+every page a small HTML 503 that needs nothing of the database (issue 34).
 
 The database really is unreachable here: the default connection is pointed at a closed
 port (PostgreSQL) or a file that cannot be opened (SQLite) and reconnects, so Django
@@ -6,6 +7,7 @@ raises the error a stopped server gives. The server stopped for real is the stac
 """
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -22,6 +24,12 @@ CLOSED_PORT = "18299"  # in this helper's port range; nothing listens on it
 
 @pytest.fixture
 def database_down(transactional_db: None) -> Iterator[None]:
+    with _down():
+        yield
+
+
+@contextmanager
+def _down() -> Iterator[None]:
     conn = connections["default"]
     saved_settings = dict(conn.settings_dict)
     saved_connection = conn.connection  # SQLite's in-memory test database lives in it
@@ -30,11 +38,13 @@ def database_down(transactional_db: None) -> Iterator[None]:
         conn.settings_dict.update(HOST="127.0.0.1", PORT=CLOSED_PORT)
     else:
         conn.settings_dict["NAME"] = "/nonexistent-encore-directory/db.sqlite3"
-    yield
-    conn.settings_dict.clear()
-    conn.settings_dict.update(saved_settings)
-    conn.connection = saved_connection
-    conn.autocommit = True
+    try:
+        yield
+    finally:
+        conn.settings_dict.clear()
+        conn.settings_dict.update(saved_settings)
+        conn.connection = saved_connection
+        conn.autocommit = True
 
 
 def _assert_unavailable(response: Any) -> None:
@@ -111,3 +121,46 @@ def test_an_internal_error_outside_the_api_keeps_django_page(settings: Any, db: 
     response = Client(raise_request_exception=False).get("/admin/login/")
     assert response.status_code == 500
     assert not response["Content-Type"].startswith("application/json")
+
+
+# -- pages -----------------------------------------------------------------------------
+def _assert_unavailable_page(response: Any) -> None:
+    assert response.status_code == 503, response.content[:300]
+    assert response["Content-Type"].startswith("text/html")
+    assert int(response["Retry-After"]) >= 1
+    assert "<h1>Encore is briefly unavailable</h1>" in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/", "/events/00000000-0000-0000-0000-000000000001"])
+def test_a_page_answers_a_503_page(database_down: None, path: str) -> None:
+    _assert_unavailable_page(Client(raise_request_exception=False).get(path))
+
+
+def test_logging_in_answers_a_503_page(database_down: None) -> None:
+    """The log-in form itself needs no database; checking the password does."""
+    client = Client(raise_request_exception=False)
+    assert client.get("/login").status_code == 200
+    answer = client.post("/login", {"email": "a@example.com", "password": "secret"})
+    _assert_unavailable_page(answer)
+
+
+@pytest.fixture
+def signed_in(transactional_db: None) -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(make_user())
+    return client
+
+
+def test_a_signed_in_page_and_a_form_post_answer_a_503_page(
+    signed_in: Client, database_down: None
+) -> None:
+    """The session and the user are read by middleware, before any view runs."""
+    _assert_unavailable_page(signed_in.get("/me"))
+    _assert_unavailable_page(signed_in.post("/me/settings", {"first_name": "A"}))
+
+
+def test_pages_answer_again_once_the_database_is_back(signed_in: Client) -> None:
+    with _down():
+        _assert_unavailable_page(signed_in.get("/me"))
+    assert signed_in.get("/me").status_code == 200
+    assert Client().get("/").status_code == 200
