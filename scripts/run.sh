@@ -60,6 +60,31 @@ pids+=($!)
 # In the background too, so a signal to this script is handled at once.
 "$PY" -m gunicorn -c python:encore.gunicorn encore.wsgi &
 pids+=($!)
+# The URLs are printed once the server answers: its workers load the app before they
+# take a connection (encore/warmup.py), so the first click is as fast as any other.
+LOCAL_HOST="$ENCORE_HOST"
+[[ $LOCAL_HOST == 0.0.0.0 ]] && LOCAL_HOST=127.0.0.1
+"$PY" - "http://$LOCAL_HOST:$ENCORE_PORT/health/live" "${pids[-1]}" <<'PY' || { echo "run.sh: the server did not answer" >&2; exit 1; }
+import os
+import sys
+import time
+import urllib.request
+
+url, server = sys.argv[1], int(sys.argv[2])
+deadline = time.monotonic() + 300
+while True:
+    try:
+        with urllib.request.urlopen(url, timeout=5):
+            break
+    except OSError:
+        try:
+            os.kill(server, 0)  # gunicorn still there?
+        except ProcessLookupError:
+            sys.exit(1)
+        if time.monotonic() > deadline:
+            sys.exit(1)
+        time.sleep(0.3)
+PY
 
 echo
 echo "Encore is running:"

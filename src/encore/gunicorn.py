@@ -8,7 +8,9 @@ Every value comes from the environment (docs/architecture/deployment.md):
 - `GUNICORN_BACKLOG` (2048): connections the kernel queues while every worker is busy.
   Django's development server listened with 10, so a burst of 100 got resets;
 - `GUNICORN_TIMEOUT` (30 s): a worker silent for longer is killed and replaced;
-- `GUNICORN_MAX_REQUESTS` (1000, with jitter): a worker is recycled after that many.
+- `GUNICORN_MAX_REQUESTS` (1000, with jitter): a worker is recycled after that many;
+  a new worker loads the routes and templates before it takes a connection
+  (`post_worker_init`, `encore.warmup`).
 
 The access log goes to stdout, one JSON object a line (`LOG_FORMAT`, as the app reads
 it), with the request id the app put on the response.
@@ -115,6 +117,14 @@ def on_starting(server: Any) -> None:
         match = _METRICS_FILE.search(path.name)
         if match and not _alive(int(match.group(1))):
             path.unlink(missing_ok=True)
+
+
+def post_worker_init(worker: Any) -> None:
+    """Load the routes, templates and catalogues before the worker takes a connection
+    (`encore.warmup`), so no request pays for a fresh or recycled worker."""
+    from encore.warmup import warm
+
+    worker.log.info("Worker %s warm in %.0f ms", worker.pid, warm())
 
 
 def child_exit(server: Any, worker: Any) -> None:

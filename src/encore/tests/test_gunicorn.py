@@ -1,8 +1,9 @@
 """The production server as deployed: `gunicorn -c python:encore.gunicorn encore.wsgi`.
 
 Started in the production configuration (DEBUG off, its own key, plain HTTP on
-localhost) with two workers: it answers, logs every request as one JSON line with the
-request id, and `/metrics` adds up the counts of both workers.
+localhost) with two workers: each is warm before it takes a connection, it answers, logs
+every request as one JSON line with the request id, and `/metrics` adds up the counts of
+both workers.
 """
 
 import json
@@ -27,6 +28,7 @@ from common.tests.ports import free_port
 pytestmark = pytest.mark.own_processes
 
 SRC = Path(settings.SRC_DIR)
+WORKERS = 2
 
 
 @dataclass
@@ -54,9 +56,17 @@ def server(tmp_path: Path) -> Iterator[Server]:
         SQLITE_PATH=str(tmp_path / "db.sqlite3"),
         ENCORE_HOST="127.0.0.1",
         ENCORE_PORT=str(port),
-        WEB_CONCURRENCY="2",
+        WEB_CONCURRENCY=str(WORKERS),
     )
-    env.pop("DATABASE_URL", None)  # liveness and metrics need no database
+    env.pop("DATABASE_URL", None)  # liveness, metrics and the log-in page need no database
+    # The production storage serves the collected files by their manifest, as deployed.
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=SRC,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     log = tmp_path / "gunicorn.log"
     with log.open("w") as out:
         process = subprocess.Popen(
@@ -69,16 +79,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
         )
     url = f"http://127.0.0.1:{port}"
     try:
+        # Ready when both workers say they are warm: no request has been made yet.
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{url}/health/live", timeout=10).status_code == 200:
-                    break
-            except (requests.ConnectionError, requests.Timeout):
-                pass
+        while len(_warm_pids(log)) < WORKERS:
             if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not come up:\n{log.read_text()[-3000:]}")
-            time.sleep(0.3)
+                pytest.fail(f"gunicorn's workers did not warm up:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
         yield Server(url, process, log)
     finally:
         process.send_signal(signal.SIGTERM)
@@ -87,6 +93,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+
+
+#: A page, an API route, the German page: what a first visitor or client asks for.
+PATHS = ["/login", "/api/nope", "/health/live", "/login?lang=de"]
 
 
 def requests_counted(metrics_text: str) -> float:
@@ -107,6 +117,36 @@ def _booted_pids(log: Path) -> set[int]:
         for line in log.read_text().splitlines()
         if "Booting worker with pid" in line
     }
+
+
+def _tail(log: Path) -> str:
+    return log.read_text()[-8000:]
+
+
+def _warm_pids(log: Path) -> set[int]:
+    """The workers that logged `Worker <pid> warm` (`encore.gunicorn.post_worker_init`)."""
+    return {
+        int(line.split("Worker ")[1].split()[0])
+        for line in log.read_text().splitlines()
+        if " warm in " in line and "Worker " in line
+    }
+
+
+def test_a_cold_server_answers_its_first_requests_within_a_second(server: Server) -> None:
+    """Each worker loaded the routes, templates and catalogues before it took a connection
+    (`encore.warmup`): the first requests of a fresh server, a page and the API, do not pay
+    for them. Sent at once, they reach both workers."""
+    assert _warm_pids(server.log) == _booted_pids(server.log)
+
+    def first(path: str) -> float:
+        started = time.monotonic()
+        response = requests.get(f"{server.url}{path}", headers={"Connection": "close"}, timeout=30)
+        assert response.status_code < 500, (path, response.status_code, _tail(server.log))
+        return time.monotonic() - started
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        took = dict(zip(PATHS, pool.map(first, PATHS), strict=True))
+    assert max(took.values()) < 1.0, took
 
 
 def _probe(url: str, n: int) -> str:

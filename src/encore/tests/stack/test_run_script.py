@@ -80,7 +80,10 @@ def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> No
             assert (var_dir / "encore.sqlite3").exists()  # the embedded database, in var/
             # The pages, as a newcomer opens them: the printed URL, the demo's events, and
             # the stylesheet served by the app itself (collected, through whitenoise).
-            assert f"Web app   {url}/" in output.read_text()
+            said = output.read_text()
+            assert f"Web app   {url}/" in said
+            # The URLs come once the server answers, its workers warm (encore/warmup.py).
+            assert 0 <= said.find(" warm in ") < said.index("Encore is running:"), said[-3000:]
             home = requests.get(f"{url}/", timeout=10)
             assert home.status_code == 200 and "Full House" in home.text, home.text[:500]
             stylesheet = re.search(r'href="(/static/[^"]+\.css)"', home.text)
