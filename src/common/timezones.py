@@ -6,10 +6,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from django.core.exceptions import ValidationError
 
+#: Names the system's zone database holds that are no place: the machine's own zone
+#: (`localtime`), the tz database's placeholder for "no zone set" (`Factory`) and its
+#: rules file. A person's or an event's zone is a place (issue 34).
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+
 
 @lru_cache(maxsize=1)
 def _known_zones() -> frozenset[str]:
-    return frozenset(available_timezones())
+    return frozenset(available_timezones()) - NOT_PLACES
 
 
 def is_valid_timezone(name: str) -> bool:
@@ -17,7 +22,7 @@ def is_valid_timezone(name: str) -> bool:
 
 
 def validate_timezone(name: str) -> None:
-    """Model/schema validator: refuse anything that is not an IANA zone name."""
+    """Model/schema validator: refuse anything that is not an IANA zone name of a place."""
     if not is_valid_timezone(name):
         raise ValidationError(f"'{name}' is not a valid IANA timezone.", code="invalid_timezone")
 

@@ -219,6 +219,56 @@ def test_cancel_occurrence_outside_the_storable_range_is_400_and_cancels_nothing
     assert EventSeries.objects.get(pk=series.pk).exdates == []
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["1700000000", "7", " 1.5e9 ", "-1"])
+def test_public_events_filter_with_a_number_for_a_datetime_is_422_invalid(value: str) -> None:
+    """pydantic would read digits as a Unix time: a datetime is ISO 8601 text only."""
+    make_event()
+    response = Client().get("/api/events", {"start_after": value})
+    body = _assert_error(response, 422, "invalid")
+    assert "start_after" in json.dumps(body["errors"])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", [1_700_000_000, 20261217, "1700000000", 1.5e9])
+def test_cancel_occurrence_by_a_number_is_422_and_cancels_nothing(value: Any) -> None:
+    """An occurrence date is a local date or an instant, never a number (issue 34)."""
+    from events.models import EventSeries
+    from events.series.tests.recurrence_builders import make_series
+
+    series = make_series()
+    path = (
+        f"/api/organization-admin/{series.organization.slug}/event-series/{series.pk}"
+        "/cancel-occurrence"
+    )
+    response = Client(headers=_auth(series.organization.owner)).post(
+        path, json.dumps({"occurrence_date": value}), content_type=JSON
+    )
+    body = _assert_error(response, 422, "invalid")
+    assert "occurrence_date" in json.dumps(body["errors"])
+    assert EventSeries.objects.get(pk=series.pk).exdates == []
+
+
+# -- time zones (common.timezones) -------------------------------------------------------
+@pytest.mark.django_db
+@pytest.mark.parametrize("zone", ["localtime", "Factory", "posixrules"])
+def test_a_zone_that_is_no_place_is_refused_and_registers_nobody(zone: str) -> None:
+    body = {"email": "zone@example.com", "password": "a long enough secret", "timezone": zone}
+    response = Client().post("/api/auth/register", json.dumps(body), content_type=JSON)
+    answer = _assert_error(response, 400, "invalid")
+    assert "timezone" in answer["errors"]
+    assert not User.objects.filter(email="zone@example.com").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("zone", ["Europe/Vienna", "UTC", "Asia/Calcutta", "US/Eastern"])
+def test_a_zone_of_a_place_is_taken_also_by_its_older_name(zone: str) -> None:
+    """Browsers report some places by their older names (Asia/Calcutta): those stay."""
+    body = {"email": "zone@example.com", "password": "a long enough secret", "timezone": zone}
+    response = Client().post("/api/auth/register", json.dumps(body), content_type=JSON)
+    assert response.status_code == 201, response.content
+
+
 # -- null for a field that cannot be empty (common.models.TimeStampedModel.clean_fields) --
 @pytest.mark.django_db
 @pytest.mark.parametrize(
