@@ -39,11 +39,21 @@ def browser(playwright_instance: Playwright) -> Iterator[Browser]:
 
 
 def _new_page(browser: Browser, base_url: str, **options: Any) -> Iterator[Page]:
+    """A page whose every refusal by the Content-Security-Policy fails the test: Chromium
+    logs each one to the console, and each is something the page meant to load or run."""
     context = browser.new_context(base_url=base_url, **options)
     context.set_default_timeout(10_000)
     page = context.new_page()
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
+    assert refused == [], f"the page's Content-Security-Policy refused: {refused}"
 
 
 @pytest.fixture
