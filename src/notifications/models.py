@@ -87,12 +87,23 @@ class NotificationDelivery(TimeStampedModel):
     transient_failure = models.BooleanField(default=False)
     # Rounds of attempts the re-dispatch job granted after the first one was exhausted.
     redispatches = models.PositiveSmallIntegerField(default=0)
+    # A failed row with this set is tried again from then on (the re-dispatch job); a
+    # failed row without it is given up (a permanent error, or a day of attempts).
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "notification deliveries"
         constraints = [
             models.UniqueConstraint(
                 fields=["notification", "channel"], name="unique_delivery_per_channel"
+            )
+        ]
+        indexes = [
+            # The re-dispatch job's every-minute read: the failed rows due again.
+            models.Index(
+                fields=["next_attempt_at"],
+                name="delivery_due_again",
+                condition=models.Q(status="failed", next_attempt_at__isnull=False),
             )
         ]
 

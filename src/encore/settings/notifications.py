@@ -10,7 +10,7 @@ TELEGRAM_BOT_TOKEN = env_str("TELEGRAM_BOT_TOKEN")
 TELEGRAM_API_BASE = env_str("TELEGRAM_API_BASE", "https://api.telegram.org").rstrip("/")
 TELEGRAM_TIMEOUT_SECONDS = env_int("TELEGRAM_TIMEOUT_SECONDS", 10)
 
-# First retry of a transient delivery failure waits this long, then it doubles.
+# A round of attempts: the first, then two retries 1× and 2× this base apart (seconds).
 NOTIFICATION_RETRY_BACKOFF_SECONDS = env_int("NOTIFICATION_RETRY_BACKOFF_SECONDS", 30)
 
 # A delivery task is stopped after these many seconds (soft: recorded as a transient
@@ -19,6 +19,18 @@ NOTIFICATION_RETRY_BACKOFF_SECONDS = env_int("NOTIFICATION_RETRY_BACKOFF_SECONDS
 # TELEGRAM_TIMEOUT_SECONDS) are the bound. Either way a hung peer cannot hold a worker.
 NOTIFICATION_DELIVERY_SOFT_TIME_LIMIT = env_int("NOTIFICATION_DELIVERY_SOFT_TIME_LIMIT", 45)
 NOTIFICATION_DELIVERY_TIME_LIMIT = env_int("NOTIFICATION_DELIVERY_TIME_LIMIT", 60)
-# How many times the re-dispatch job revives a failed (retries exhausted) delivery of a
-# time-critical notification while it is still useful (one round: up to 3 attempts).
-NOTIFICATION_MAX_REDISPATCHES = env_int("NOTIFICATION_MAX_REDISPATCHES", 12)
+
+# After a round failed for a transient reason (the mail server is down), the next round is
+# due this long later, doubling each round up to the cap; time-critical types (an offer)
+# wait less. A delivery is given up only this many hours after its notification was
+# written, failed with its reason and listed to the organiser (ADR 0036).
+NOTIFICATION_RETRY_FOR_HOURS = env_int("NOTIFICATION_RETRY_FOR_HOURS", 24)
+NOTIFICATION_ROUND_DELAY_SECONDS = env_int("NOTIFICATION_ROUND_DELAY_SECONDS", 300)
+NOTIFICATION_ROUND_DELAY_MAX_SECONDS = env_int("NOTIFICATION_ROUND_DELAY_MAX_SECONDS", 3600)
+NOTIFICATION_CRITICAL_ROUND_DELAY_SECONDS = env_int("NOTIFICATION_CRITICAL_ROUND_DELAY_SECONDS", 60)
+NOTIFICATION_CRITICAL_ROUND_DELAY_MAX_SECONDS = env_int(
+    "NOTIFICATION_CRITICAL_ROUND_DELAY_MAX_SECONDS", 300
+)
+# A row `sending` this long lost its worker (killed mid-send): it is tried again. Keep it
+# well above the longest send (EMAIL_TIMEOUT per SMTP step, the delivery time limits).
+NOTIFICATION_SENDING_STALE_SECONDS = env_int("NOTIFICATION_SENDING_STALE_SECONDS", 600)

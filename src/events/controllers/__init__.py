@@ -10,6 +10,7 @@ import importlib
 
 MODULES = [
     "events.core.controllers.event_admin.event",
+    "events.core.controllers.event_admin.deliveries",
     "events.core.controllers.event_admin.invitations",
     "events.core.controllers.event_admin.rsvps",
     "events.ticketing.controllers.event_admin.tickets",

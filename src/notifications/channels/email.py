@@ -5,6 +5,7 @@ timeouts: try again later) and permanent (5xx replies, bad credentials: give up 
 """
 
 import smtplib
+from email.utils import parseaddr
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -22,7 +23,10 @@ def send(notification: Notification) -> None:
         body=content.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[user.email],
-        headers={"X-Encore-Notification": f"{notification.notification_type} {notification.pk}"},
+        headers={
+            "X-Encore-Notification": f"{notification.notification_type} {notification.pk}",
+            "Message-ID": message_id(notification),
+        },
     )
     message.attach_alternative(content.html, "text/html")
     try:
@@ -31,6 +35,14 @@ def send(notification: Notification) -> None:
         raise classify_smtp_error(exc) from exc
     except OSError as exc:  # ConnectionError, socket.timeout, unreachable host
         raise TransientDeliveryError(f"SMTP connection failed: {exc!r}") from exc
+
+
+def message_id(notification: Notification) -> str:
+    """One Message-ID per notification, the same on every attempt: should a retry follow a
+    send whose outcome was lost with its worker, mail systems see the same message twice
+    and keep one (ADR 0036)."""
+    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "encore.local"
+    return f"<notification-{notification.pk}@{domain}>"
 
 
 def classify_smtp_error(

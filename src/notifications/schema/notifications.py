@@ -2,10 +2,17 @@
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from ninja import Schema
 from pydantic import ConfigDict, Field
+
+from common.openapi import inline_enum
+from notifications.models import NotificationDelivery
+
+DeliveryStatus = Annotated[
+    NotificationDelivery.Status, inline_enum(NotificationDelivery.Status, "DeliveryStatus")
+]
 
 
 class NotificationSchema(Schema):
@@ -54,3 +61,26 @@ class PreferencesPatchSchema(Schema):
     enabled_channels: list[str] = Field(default_factory=list, max_length=20)
     type_settings: dict[str, TypeSettingPatchSchema | None] = Field(default_factory=dict)
     telegram_chat_id: str = Field("", max_length=64)
+
+
+class DeliveryRecipientSchema(Schema):
+    id: uuid.UUID
+    display_name: str
+
+
+class DeliverySchema(Schema):
+    """One channel's delivery of a notification about the event, as its organiser sees it.
+    `error` says why the last attempt failed; `next_attempt_at` is null once a failed
+    delivery is given up."""
+
+    id: uuid.UUID
+    notification_type: str = Field(alias="notification.notification_type")
+    recipient: DeliveryRecipientSchema = Field(alias="notification.user")
+    channel: str
+    status: str
+    attempts: int
+    error: str
+    next_attempt_at: datetime | None
+    sent_at: datetime | None
+    created_at: datetime
+    updated_at: datetime

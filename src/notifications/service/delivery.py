@@ -7,23 +7,27 @@
    a message that runs twice never sends twice.
 2. Send with no transaction open and no lock held (docs/spec/domain.md: no network call under a lock).
 3. Record the outcome: `sent` (sent_at), `failed` (error text), or `skipped` when there is
-   nothing to deliver to any more. A transient failure asks for a retry, with exponential
-   backoff or the wait the remote side named, until `MAX_ATTEMPTS` attempts were made.
+   nothing to deliver to any more.
+
+A transient failure (the server is down or hung) is never the end while the server may
+come back (ADR 0036): within a round the task retries itself (30 s, then 60 s later, or
+the wait the remote side named); once a round of `MAX_ATTEMPTS` is spent, the row gets a
+`next_attempt_at` for the re-dispatch job (`dispatch.redispatch_stranded_deliveries`),
+growing each round, shorter for time-critical types. Every transient failure records a
+`next_attempt_at`, also within a round: should the chain's retry be lost with the broker,
+the job takes the row up shortly after it was due. Only `NOTIFICATION_RETRY_FOR_HOURS`
+after the notification was written is a delivery given up, failed with its reason.
 
 A notification with a "useful until" (`Notification.expires_at`, an offer's expiry) is
 checked before every attempt: past it, or withdrawn by its sender
 (`notification_still_wanted`, say the offer was claimed), the row is `skipped`, never sent.
-
-A row a worker died on while `sending` is not re-sent by this module: the re-dispatch job
-(`dispatch.redispatch_stranded_deliveries`) moves it to `failed` once it is stale, and
-only a still-useful time-critical one is then tried again (see there).
 """
 
 import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -40,6 +44,7 @@ from notifications.channels import (
 )
 from notifications.models import Channel, Notification, NotificationDelivery
 from notifications.signals import notification_still_wanted
+from notifications.types import get_spec
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +52,9 @@ MAX_ATTEMPTS = 3
 ERROR_MAX_LENGTH = 2000
 NOT_CLAIMED = "not_claimed"
 NO_LONGER_USEFUL = "no longer useful: expired or withdrawn by its sender"
+#: After a chain's retry was due, how long the re-dispatch job waits for it before it
+#: takes the row up itself (the retry was lost with the broker or its worker).
+CHAIN_GRACE = timedelta(minutes=2)
 
 Status = NotificationDelivery.Status
 SENDERS: dict[str, Callable[[Notification], None]] = {
@@ -76,14 +84,7 @@ def deliver(delivery_id: uuid.UUID | str, *, retry_of_attempt: int = 0) -> Deliv
         return _record(delivery, Status.SKIPPED, error=str(exc))
     except (TransientDeliveryError, SoftTimeLimitExceeded) as exc:
         # The soft time limit: a peer that kept the send busy too long is a transient fault.
-        outcome = _record(delivery, Status.FAILED, error=_describe(exc), transient=True)
-        if delivery.attempts < attempt_limit(delivery):
-            return DeliveryOutcome(
-                status=outcome.status,
-                attempts=outcome.attempts,
-                retry_in=retry_delay(delivery.attempts, getattr(exc, "retry_after", None)),
-            )
-        return outcome
+        return _failed_for_now(delivery, exc)
     except PermanentDeliveryError as exc:
         return _record(delivery, Status.FAILED, error=str(exc))
     except Exception as exc:
@@ -92,6 +93,42 @@ def deliver(delivery_id: uuid.UUID | str, *, retry_of_attempt: int = 0) -> Deliv
         _record(delivery, Status.FAILED, error=f"unexpected error: {exc!r}")
         raise
     return _record(delivery, Status.SENT)
+
+
+def _failed_for_now(delivery: NotificationDelivery, exc: BaseException) -> DeliveryOutcome:
+    """Record a transient failure with when to try again: the chain's own retry within a
+    round, the re-dispatch job's next round after it, or nothing once the day is over."""
+    now = timezone.now()
+    error = _describe(exc)
+    if delivery.attempts < attempt_limit(delivery):
+        retry_in = retry_delay(delivery.attempts, getattr(exc, "retry_after", None))
+        overdue = now + timedelta(seconds=retry_in) + CHAIN_GRACE
+        outcome = _record(
+            delivery, Status.FAILED, error=error, transient=True, next_attempt=overdue
+        )
+        return DeliveryOutcome(status=outcome.status, attempts=outcome.attempts, retry_in=retry_in)
+    due = next_round_at(delivery, now)
+    if due is None:
+        error = f"given up after {settings.NOTIFICATION_RETRY_FOR_HOURS} hours of attempts: {error}"
+    return _record(
+        delivery, Status.FAILED, error=error, transient=due is not None, next_attempt=due
+    )
+
+
+def next_round_at(delivery: NotificationDelivery, now: datetime) -> datetime | None:
+    """When the next round of attempts is due after `delivery.redispatches` rounds, or
+    None once that would be past the retry period of its notification."""
+    if get_spec(delivery.notification.notification_type).time_critical:
+        base = settings.NOTIFICATION_CRITICAL_ROUND_DELAY_SECONDS
+        cap = settings.NOTIFICATION_CRITICAL_ROUND_DELAY_MAX_SECONDS
+    else:
+        base = settings.NOTIFICATION_ROUND_DELAY_SECONDS
+        cap = settings.NOTIFICATION_ROUND_DELAY_MAX_SECONDS
+    due = now + timedelta(seconds=min(base * 2 ** min(delivery.redispatches, 16), cap))
+    retry_until = delivery.notification.created_at + timedelta(
+        hours=settings.NOTIFICATION_RETRY_FOR_HOURS
+    )
+    return due if due <= retry_until else None
 
 
 def attempt_limit(delivery: NotificationDelivery) -> int:
@@ -173,7 +210,12 @@ def _describe(exc: BaseException) -> str:
 
 
 def _record(
-    delivery: NotificationDelivery, status: str, *, error: str = "", transient: bool = False
+    delivery: NotificationDelivery,
+    status: str,
+    *,
+    error: str = "",
+    transient: bool = False,
+    next_attempt: datetime | None = None,
 ) -> DeliveryOutcome:
     """Leave `sending` for the outcome (a single conditional UPDATE, no lock held)."""
     now = timezone.now()
@@ -182,6 +224,7 @@ def _record(
         error=error[:ERROR_MAX_LENGTH],
         sent_at=now if status == Status.SENT else None,
         transient_failure=transient,
+        next_attempt_at=next_attempt,
         updated_at=now,
     )
     metrics.NOTIFICATION_DELIVERIES.labels(channel=delivery.channel, outcome=status).inc()

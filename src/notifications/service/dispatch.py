@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from common import dispatch
@@ -34,15 +35,6 @@ logger = logging.getLogger(__name__)
 
 #: A delivery's task may still be queued this long after its row was written.
 STRANDED_AFTER = timedelta(minutes=10)
-#: Past this age a notification is news no more: a stranded delivery stays unsent.
-GIVE_UP_AFTER = timedelta(hours=24)
-#: A row `sending` this long has no live worker any more: the send is bounded far below
-#: it (socket timeouts, the delivery tasks' time limits).
-SENDING_STALE_AFTER = timedelta(minutes=10)
-#: A failed time-critical delivery untouched this long has no retry of its chain coming
-#: (those follow within the 30 s / 60 s backoff): it gets a new round. Reviving a row whose
-#: chain were still alive would not send twice: only one task claims it.
-REVIVE_AFTER = timedelta(minutes=4)
 REVIVE_BATCH = 500
 
 Status = NotificationDelivery.Status
@@ -108,33 +100,25 @@ def _is_time_critical(delivery: NotificationDelivery) -> bool:
 
 
 def redispatch_stranded_deliveries(now: datetime) -> list[uuid.UUID]:
-    """The deliveries' safety net, every 5 minutes. Returns the rows enqueued again.
+    """The deliveries' safety net, every minute. Returns the rows enqueued again.
 
-    1. `sending` rows older than `SENDING_STALE_AFTER` lost their worker mid-send (killed,
-       out of memory): they become `failed` (transient), so they no longer look in flight.
-       Whether the message left before the worker died is unknowable.
+    1. `sending` rows older than `NOTIFICATION_SENDING_STALE_SECONDS` lost their worker
+       mid-send (killed, out of memory): they become `failed`, due again at once. Whether
+       the message left before the worker died is unknowable; it almost never did (the
+       window is the instant between the server's answer and the record), and a repeat
+       carries the same Message-ID (ADR 0036).
     2. `pending` rows well after they were written: their task never reached a worker (the
        broker was down when `_enqueue` ran, or the message was lost). Re-sending is safe
        because a task only sends a row it claims while pending: a late original and its
-       re-dispatch send once.
-    3. `failed` rows of a time-critical notification still useful (`expires_at` ahead, not
-       withdrawn by its sender) whose last failure was transient and whose retries are
-       over (an SMTP outage longer than the retries' ~90 s, or a stale row of step 1):
-       another round of attempts, up to `NOTIFICATION_MAX_REDISPATCHES` rounds. For these types a duplicate (after a worker
-       died mid-send) is the lesser harm than a lost offer; every other type stays
-       at most once.
+       re-dispatch send once. After the broker lost its messages, `redispatch_pending`
+       takes them all at once instead.
+    3. `failed` rows whose `next_attempt_at` has come (the delivery service sets it on
+       every transient failure): time-critical ones first, soonest useless first; one no
+       longer useful is `skipped`, any other gets a new round of attempts.
     """
     _fail_stale_sending(now)
-    stranded = list(
-        NotificationDelivery.objects.filter(
-            status=Status.PENDING,
-            created_at__lte=now - STRANDED_AFTER,
-            created_at__gt=now - GIVE_UP_AFTER,
-        )
-        .select_related("notification")
-        .only("pk", "channel", "notification__notification_type")
-    )
-    revived = _revive_failed_time_critical(now)
+    stranded = list(_pending(now).filter(created_at__lte=now - STRANDED_AFTER))
+    revived = _revive_due(now)
     for delivery in [*stranded, *revived]:
         _enqueue(delivery)
     if stranded or revived:
@@ -145,13 +129,36 @@ def redispatch_stranded_deliveries(now: datetime) -> list[uuid.UUID]:
     return [delivery.pk for delivery in [*stranded, *revived]]
 
 
+def redispatch_pending(now: datetime) -> list[uuid.UUID]:
+    """Every pending delivery, whatever its age: after the broker lost its messages
+    (restarted empty) none of their tasks is coming. A task that did survive finds its
+    row claimed by the first of the two and sends nothing."""
+    pending = list(_pending(now))
+    for delivery in pending:
+        _enqueue(delivery)
+    if pending:
+        logger.warning("pending deliveries re-dispatched", extra={"deliveries": len(pending)})
+    return [delivery.pk for delivery in pending]
+
+
+def _pending(now: datetime) -> QuerySet[NotificationDelivery]:
+    retry_for = timedelta(hours=settings.NOTIFICATION_RETRY_FOR_HOURS)
+    return (
+        NotificationDelivery.objects.filter(status=Status.PENDING, created_at__gt=now - retry_for)
+        .select_related("notification")
+        .only("pk", "channel", "notification__notification_type")
+    )
+
+
 def _fail_stale_sending(now: datetime) -> int:
+    stale_after = timedelta(seconds=settings.NOTIFICATION_SENDING_STALE_SECONDS)
     stale = NotificationDelivery.objects.filter(
-        status=Status.SENDING, updated_at__lte=now - SENDING_STALE_AFTER
+        status=Status.SENDING, updated_at__lte=now - stale_after
     ).update(
         status=Status.FAILED,
         transient_failure=True,
-        error=f"no outcome recorded {SENDING_STALE_AFTER} after the send began (worker lost)",
+        error=f"no outcome recorded {stale_after} after the send began (worker lost)",
+        next_attempt_at=now,
         updated_at=now,
     )
     if stale:
@@ -159,36 +166,35 @@ def _fail_stale_sending(now: datetime) -> int:
     return stale
 
 
-def _revive_failed_time_critical(now: datetime) -> list[NotificationDelivery]:
-    candidates = (
-        NotificationDelivery.objects.filter(
-            status=Status.FAILED,
-            transient_failure=True,
-            redispatches__lt=settings.NOTIFICATION_MAX_REDISPATCHES,
-            updated_at__lte=now - REVIVE_AFTER,
-            notification__expires_at__gt=now,
-        )
+def _revive_due(now: datetime) -> list[NotificationDelivery]:
+    due = (
+        NotificationDelivery.objects.filter(status=Status.FAILED, next_attempt_at__lte=now)
         .select_related("notification")
-        .order_by("updated_at")[:REVIVE_BATCH]
-    )
+        .order_by(F("notification__expires_at").asc(nulls_last=True), "next_attempt_at")
+    )[:REVIVE_BATCH]
     revived = []
-    for delivery in candidates:
-        if not delivery_service.still_useful(delivery.notification, now):
-            # Withdrawn (the offer was claimed or revoked): never worth another round.
-            NotificationDelivery.objects.filter(pk=delivery.pk, status=Status.FAILED).update(
-                transient_failure=False, updated_at=now
-            )
-            continue
-        # Conditional: a concurrent job or a late retry that changed the row wins.
-        taken = NotificationDelivery.objects.filter(
+    for delivery in due:
+        # Conditional: a concurrent job or a late retry of the chain that changed the row wins.
+        unchanged = NotificationDelivery.objects.filter(
             pk=delivery.pk,
             status=Status.FAILED,
             attempts=delivery.attempts,
             redispatches=delivery.redispatches,
-        ).update(
+        )
+        if not delivery_service.still_useful(delivery.notification, now):
+            unchanged.update(
+                status=Status.SKIPPED,
+                error=delivery_service.NO_LONGER_USEFUL,
+                transient_failure=False,
+                next_attempt_at=None,
+                updated_at=now,
+            )
+            continue
+        taken = unchanged.update(
             status=Status.PENDING,
             redispatches=delivery.redispatches + 1,
             transient_failure=False,
+            next_attempt_at=None,
             updated_at=now,
         )
         if taken:

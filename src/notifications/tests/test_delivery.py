@@ -147,7 +147,6 @@ class TestStrandedDeliveries:
         rows = [
             self._delivery(user, age=timedelta(minutes=9)),  # its task may be on its way
             self._delivery(user, age=timedelta(hours=25)),  # news no more
-            self._delivery(user, age=timedelta(hours=1), status=Status.SENDING, attempts=1),
             self._delivery(user, age=timedelta(hours=1), status=Status.FAILED, attempts=1),
             self._delivery(user, age=timedelta(hours=1), status=Status.SENT, attempts=1),
         ]
@@ -156,18 +155,17 @@ class TestStrandedDeliveries:
             assert redispatch_stranded_deliveries() == []
 
         assert smtp_server.messages == []
-        # The stale `sending` row (its worker is long gone) is recorded failed, not re-sent.
-        expected = [r.status for r in rows]
-        expected[2] = Status.FAILED
-        assert [NotificationDelivery.objects.get(pk=r.pk).status for r in rows] == expected
+        assert [NotificationDelivery.objects.get(pk=r.pk).status for r in rows] == [
+            r.status for r in rows
+        ]
 
-    def test_the_job_runs_every_5_minutes(self) -> None:
+    def test_the_job_runs_every_minute(self) -> None:
         periodic = PeriodicTask.objects.select_related("crontab").get(
             task="notifications.redispatch_stranded_deliveries"
         )
         crontab = periodic.crontab
         assert periodic.enabled
-        assert (crontab.minute, crontab.hour, str(crontab.timezone)) == ("*/5", "*", "UTC")
+        assert (crontab.minute, crontab.hour, str(crontab.timezone)) == ("*", "*", "UTC")
 
 
 @pytest.mark.postgres
@@ -211,50 +209,46 @@ class TestQueues:
 
 
 class TestWorkerLostMidSend:
-    """(c) A row left `sending` by a killed worker: the send may or may not have left.
-    Ordinary types stay at most once (recorded failed, never re-sent); a still-useful
-    time-critical one is tried again (a duplicate beats a lost offer)."""
+    """(c) A row left `sending` by a killed worker: the send almost surely did not leave
+    (ADR 0036), so every type is tried again, once; one no longer useful is skipped."""
 
     T0 = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
 
-    def _stuck(self, user: User, notification_type: str) -> NotificationDelivery:
+    def _stuck(self, user: User, notification_type: str, expires_in: timedelta | None) -> Any:
         with time_machine.travel(self.T0 - timedelta(minutes=11), tick=False):
             notification = make_notification(user, notification_type)
-            notification.expires_at = (
-                self.T0 + timedelta(hours=1)
-                if notification_type == "waitlist_spot_available"
-                else None
-            )
-            notification.save(update_fields=["expires_at"])
+            if expires_in is not None:
+                notification.expires_at = self.T0 + expires_in
+                notification.save(update_fields=["expires_at"])
             return make_delivery(notification, "email", status=Status.SENDING, attempts=1)
 
-    def test_a_stale_sending_row_is_failed_and_only_a_useful_offer_is_sent_again(
+    def test_a_stale_sending_row_is_sent_again_unless_no_longer_useful(
         self, user: User, smtp_server: SmtpServer, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        from notifications import tasks
         from notifications.signals import notification_still_wanted
 
         # Judged by its sender alone (events: the offer is live); this test has no sender.
         monkeypatch.setattr(notification_still_wanted, "receivers", [])
-        monkeypatch.setattr(tasks.deliver, "delay", lambda pk: pytest.fail("re-sent at most once"))
-        offer = self._stuck(user, "waitlist_spot_available")
-        ordinary = self._stuck(user, "event_open")
+        offer = self._stuck(user, "waitlist_spot_available", timedelta(hours=1))
+        lapsed = self._stuck(user, "waitlist_spot_available", timedelta(minutes=-1))
+        ordinary = self._stuck(user, "event_open", None)
 
         with time_machine.travel(self.T0, tick=False):
-            assert redispatch_stranded_deliveries() == []  # marked failed first
-        for row in (offer, ordinary):
+            revived = redispatch_stranded_deliveries()
+            assert redispatch_stranded_deliveries() == []
+
+        assert sorted(revived) == sorted([str(offer.pk), str(ordinary.pk)])
+        assert sorted(m["X-Encore-Notification"].split()[0] for m in smtp_server.messages) == [
+            "event_open",
+            "waitlist_spot_available",
+        ]
+        for row, status in (
+            (offer, Status.SENT),
+            (ordinary, Status.SENT),
+            (lapsed, Status.SKIPPED),
+        ):
             row.refresh_from_db()
-            assert (row.status, row.transient_failure) == (Status.FAILED, True)
-            assert "worker lost" in row.error
-
-        with time_machine.travel(self.T0 + timedelta(minutes=5), tick=False):
-            assert redispatch_stranded_deliveries() == [str(offer.pk)]
-
-        (message,) = smtp_server.messages
-        assert "waitlist_spot_available" in message["X-Encore-Notification"]
-        offer.refresh_from_db()
-        ordinary.refresh_from_db()
-        assert (offer.status, ordinary.status) == (Status.SENT, Status.FAILED)
+            assert row.status == status
 
 
 def test_a_send_stopped_by_the_soft_time_limit_is_a_transient_failure_and_retried(

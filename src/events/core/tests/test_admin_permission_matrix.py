@@ -124,6 +124,7 @@ ROUTES = [
     Route("post", BASE + "/status/cancelled", "close_event", 200),
     Route("post", BASE + "/status/draft", "close_event", 200),
     Route("get", BASE + "/rsvps", "manage_event", 200),
+    Route("get", BASE + "/deliveries", "manage_event", 200),
     Route("post", BASE + "/rsvps", "manage_event", 201, body=_new_rsvp),
     Route(
         "patch",
