@@ -2,8 +2,9 @@
 
 The zero-setup promise of the README, checked as a newcomer would: nothing configured
 (no DATABASE_URL, no broker, no key), a fresh var/ folder, a port of our own. The script
-must print where it listens, answer /health/live, list the demo's events, and stop all
-its processes on SIGTERM.
+must print where it listens, answer /health/live, list the demo's events, start again a
+worker that dies (as kombu's Redis transport can end one) while the rest keeps serving,
+and stop all its processes on SIGTERM.
 """
 
 import os
@@ -89,6 +90,7 @@ def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> No
             stylesheet = re.search(r'href="(/static/[^"]+\.css)"', home.text)
             assert stylesheet is not None, home.text[:500]
             assert requests.get(f"{url}{stylesheet.group(1)}", timeout=10).status_code == 200
+            _a_killed_worker_comes_back(script, url, var_dir / "log" / "worker-notify.log", output)
         finally:
             os.killpg(script.pid, signal.SIGTERM)
             try:
@@ -108,6 +110,64 @@ def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> No
         assert not leftover, f"processes left behind by run.sh:\n{log[-3000:]}"
         assert not port_open(port)
         assert code in (0, 143), f"run.sh exited {code}:\n{log[-3000:]}"
+
+
+#: A worker's start (Django, the broker) on a shared CI machine; after a restart, the
+#: supervisor's first pause (1 s) comes before it.
+READY_SECONDS = 60
+RESTART_SECONDS = 30
+
+
+def _a_killed_worker_comes_back(
+    script: subprocess.Popen[bytes], url: str, worker_log: Path, output: Path
+) -> None:
+    """SIGKILL the notify worker, a process of the script's group: run.sh starts a new
+    one (a new pid, ready again), the web goes on answering, and the script goes on."""
+    # The URLs come once the web answers; the workers may still be connecting.
+    wait_until(
+        lambda: " ready." in worker_log.read_text(),
+        timeout=READY_SECONDS,
+        what="the notify worker ready",
+        interval=0.3,
+    )
+    (worker,) = _group_processes(script.pid, "-Q", "notify")
+    os.kill(worker, signal.SIGKILL)
+    (restarted,) = wait_until(
+        lambda: _group_processes(script.pid, "-Q", "notify") - {worker},
+        timeout=RESTART_SECONDS,
+        what="a new notify worker",
+        interval=0.3,
+    )
+    assert requests.get(f"{url}/health/live", timeout=10).ok
+    assert script.poll() is None, f"run.sh exited {script.returncode}:\n{output.read_text()}"
+    assert "run.sh: worker-notify exited (code 137); restarting in 1 s" in output.read_text()
+    # Not only started: connected and consuming again. The log keeps the first run's lines.
+    wait_until(
+        lambda: worker_log.read_text().count(" ready.") == 2,
+        timeout=READY_SECONDS,
+        what=f"the new notify worker ({restarted}) ready",
+        interval=0.3,
+    )
+    assert _group_processes(script.pid, "-Q", "notify") == {restarted}
+
+
+def _group_processes(pgid: int, *args: str) -> set[int]:
+    """The live processes of group `pgid` whose command line has `args` in a row."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:  # gone meanwhile
+            continue
+        # After the command name in parentheses (which may hold spaces): state, ppid, pgrp.
+        if int(stat.rpartition(")")[2].split()[2]) != pgid:
+            continue
+        if any(argv[i : i + len(args)] == list(args) for i in range(len(argv))):
+            found.add(int(entry.name))
+    return found
 
 
 def _group_alive(pgid: int) -> bool:
