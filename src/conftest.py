@@ -124,6 +124,11 @@ def _test_settings(settings: Any) -> None:
 
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
+    # A broker or cache that failed in one test is asked again in the next (common.circuit).
+    from common import outbox, rate_limit
+
+    outbox.BROKER.reset()
+    rate_limit.CACHE.reset()
 
 
 class ApiClient:

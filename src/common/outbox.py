@@ -10,7 +10,10 @@ What it promises (docs/adr/0012-two-queues-and-an-outbox.md):
 - at least once from the moment of the publish: a row may be published twice (a flush
   that died between the publish and its `sent_at`), so a task sent this way must be
   idempotent or harmless when repeated;
-- the row is written only on a refused publish, so the usual path costs no query. A
+- the row is written only on a refused publish, so the usual path costs no query. After
+  a refusal the broker is not asked again for a few seconds (`common.circuit`): the
+  publishes meanwhile are kept at once, so a request pays the broker's time-out once at
+  most (ADR 0037). A
   process that dies in the instant between the commit and the publish still loses the
   message; the waitlist's own nudges cover theirs.
 - past `GIVE_UP_AFTER` a kept message is dropped (logged): news no more.
@@ -28,6 +31,7 @@ from celery import current_app
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from common.circuit import Breaker
 from common.models import OutboxMessage
 
 logger = logging.getLogger("encore.outbox")
@@ -38,6 +42,11 @@ GIVE_UP_AFTER = timedelta(hours=24)
 KEEP_SENT_FOR = timedelta(days=1)
 FLUSH_BATCH = 500
 ERROR_MAX_LENGTH = 2000
+BROKER = Breaker("the broker")
+
+
+class BrokerUnavailable(BrokerError):
+    """A publish not tried: the broker refused one a moment ago (`BROKER`)."""
 
 
 def publish_or_keep(
@@ -51,8 +60,12 @@ def publish_or_keep(
     """Publish now (to run at `eta` if given); on a broker error store the call for
     `flush`, without the ETA (module doc). True when published."""
     try:
+        if BROKER.is_open():
+            raise BrokerUnavailable("the broker refused a publish a moment ago; not asked")
         _publish(name, args, kwargs, queue, eta)
     except BROKER_ERRORS as exc:
+        if not isinstance(exc, BrokerUnavailable):
+            BROKER.trip(exc)
         message = OutboxMessage.objects.create(
             task_name=name,
             args=args,

@@ -11,7 +11,9 @@ Other cache backends (the per-process local-memory default) get the same semanti
 within one process, which is all they can share anyway.
 
 If Redis cannot be reached the limit lets the request through and logs the error: an
-outage of the cache should not take logging in and every write down with it.
+outage of the cache should not take logging in and every write down with it. After a
+failure the counters are not asked for a few seconds (`common.circuit`), so a request
+pays a Redis time-out once at most.
 """
 
 import contextlib
@@ -25,9 +27,12 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 
+from common.circuit import Breaker
+
 logger = logging.getLogger("encore.throttle")
 
 KEY_PREFIX = "encore-rate"
+CACHE = Breaker("the rate-limit counters (cache)")
 
 _HIT = """
 local count = redis.call('INCR', KEYS[1])
@@ -59,9 +64,12 @@ def hit(key: str, window: int) -> Window:
     """Count one more hit on `key`; the first hit opens a window of `window` seconds."""
     backend = _backend()
     if isinstance(backend, RedisCache):
+        if CACHE.is_open():
+            return Window(count=0, retry_after=1)
         try:
             count, ttl = _run(backend, _HIT, key, int(window))
-        except redis.RedisError:
+        except redis.RedisError as error:
+            CACHE.trip(error)
             logger.exception("rate limit counter unavailable; request let through")
             return Window(count=0, retry_after=1)
         return Window(count=int(count), retry_after=max(int(ttl), 1))
@@ -72,9 +80,12 @@ def undo(key: str) -> None:
     """Take back one hit (a reservation that turned out not to count)."""
     backend = _backend()
     if isinstance(backend, RedisCache):
+        if CACHE.is_open():
+            return
         try:
             _run(backend, _UNDO, key)
-        except redis.RedisError:
+        except redis.RedisError as error:
+            CACHE.trip(error)
             logger.exception("rate limit counter unavailable; undo skipped")
         return
     with contextlib.suppress(ValueError):  # the window closed meanwhile

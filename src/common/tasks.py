@@ -1,4 +1,5 @@
-"""Tasks of the `common` app: a ping that proves a worker consumes the broker; the outbox flush."""
+"""Tasks of the `common` app: a ping that proves a worker consumes the broker; the outbox
+flush; the check for a broker that came back empty."""
 
 from celery import shared_task
 
@@ -16,3 +17,11 @@ def flush_outbox() -> dict[str, int]:
 
     result = outbox.flush()
     return {"published": result.published, "waiting": result.waiting, "dropped": result.dropped}
+
+
+@shared_task(name="common.check_broker")
+def check_broker() -> list[str]:
+    """Every 15 seconds: if the broker lost its data, each app's recovery task now."""
+    from common import broker
+
+    return broker.check()

@@ -60,6 +60,12 @@ def deliver_critical(self: Task, delivery_id: str, retry_of_attempt: int = 0) ->
 
 @shared_task(name="notifications.redispatch_stranded_deliveries")
 def redispatch_stranded_deliveries() -> list[str]:
-    """Every 5 minutes: deliveries whose task never ran get another; failed deliveries of
-    still-useful time-critical notifications get another round (see `dispatch`)."""
+    """Every minute: deliveries whose task never ran get another; failed deliveries whose
+    next attempt is due get another round (see `dispatch`)."""
     return [str(pk) for pk in dispatch.redispatch_stranded_deliveries(timezone.now())]
+
+
+@shared_task(name="notifications.redispatch_pending_deliveries")
+def redispatch_pending_deliveries() -> list[str]:
+    """After the broker came back empty (`common.broker`): every pending delivery now."""
+    return [str(pk) for pk in dispatch.redispatch_pending(timezone.now())]

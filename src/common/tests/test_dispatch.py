@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import transaction
 
 from common import dispatch
@@ -109,6 +110,14 @@ def test_every_name_sent_from_src_is_a_registered_task() -> None:
     problems = []
     for where, call in calls:
         first = call.args[0] if call.args else None
+        if where == "common/broker.py":
+            # Sends the recovery tasks the settings list, each checked here instead.
+            problems += [
+                f"settings name unknown task {name!r}"
+                for name in settings.RECOVERY_TASKS_AFTER_BROKER_LOSS
+                if not dispatch.is_registered(name)
+            ]
+            continue
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
             problems.append(f"{where}:{call.lineno} names its task with an expression")
         elif not dispatch.is_registered(first.value):

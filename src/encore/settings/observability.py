@@ -76,7 +76,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "encore.beat_heartbeat",
         "schedule": 30.0,
         "options": {"expire_seconds": 30},
-    }
+    },
+    # A broker that came back empty is noticed within seconds (common.broker); a check
+    # nobody ran in time is dropped, the next one follows.
+    "common.check_broker (every 15 seconds)": {
+        "task": "common.check_broker",
+        "schedule": 15.0,
+        "options": {"expire_seconds": 15},
+    },
 }
 CELERY_BEAT_SYNC_EVERY = 1
 HEALTH_BEAT_MAX_AGE_MINUTES = env_int("HEALTH_BEAT_MAX_AGE_MINUTES", 10)

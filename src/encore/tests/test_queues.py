@@ -14,6 +14,10 @@ CRITICAL = {
     "events.nudge_open_waitlists",
     "events.send_offer_expired_notifications",
     "common.flush_outbox",
+    # After the broker came back empty (common.broker): database work only.
+    "common.check_broker",
+    "events.recover_lost_waitlist_tasks",
+    "notifications.redispatch_pending_deliveries",
 }
 #: Waits on a network peer (a mail server), so never on `critical`.
 NOTIFY = {"notifications.deliver_critical"}

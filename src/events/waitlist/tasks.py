@@ -3,7 +3,7 @@ service, names pinned (beat and the outbox send them by name; `events.tasks` imp
 them so Celery registers them under the design's names)."""
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from events.waitlist import services as waitlist_service
 from events.waitlist.services import notifications as waitlist_notifications
+from events.waitlist.services import sweeps
 
 
 @shared_task(name="events.process_waitlist_for_event")
@@ -52,6 +53,20 @@ def nudge_open_waitlists_task() -> list[str]:
     return [str(pk) for pk in waitlist_service.nudge_open_waitlists()]
 
 
+@shared_task(name="events.recover_lost_waitlist_tasks")
+def recover_lost_waitlist_tasks_task() -> dict[str, int]:
+    """After the broker came back empty (`common.broker`): a pass for every open queue,
+    every pending offer's expiry scheduled again, every unannounced offer announced."""
+    now = timezone.now()
+    return {
+        "passes": len(sweeps.nudge_open_waitlists(now)),
+        "expiries": len(sweeps.reschedule_offer_expiries(now)),
+        "announcements": len(
+            waitlist_notifications.resend_lost_offer_notifications(now, after=timedelta(0))
+        ),
+    }
+
+
 @shared_task(name="events.send_waitlist_offer_notification")
 def send_waitlist_offer_notification_task(offer_id: str) -> bool:
     """Per offer, on commit: WAITLIST_SPOT_AVAILABLE unless the offer is no longer live."""
@@ -66,7 +81,9 @@ def resend_waitlist_offer_notifications_task() -> list[str]:
     return [str(pk) for pk in lost]
 
 
-@shared_task(name="events.send_offer_expired_notifications")
+# Acknowledged on receipt, unlike every other task: run twice it would tell each member
+# twice; lost with a killed worker, they are not told they are back in line (ADR 0012).
+@shared_task(name="events.send_offer_expired_notifications", acks_late=False)
 def send_offer_expired_notifications_task(event_id: str, expired_at: str) -> int:
     """After a sweep: tell each user of the event whose hold lapsed that they are back in line."""
     return waitlist_notifications.send_offer_expired_notifications(

@@ -102,6 +102,11 @@ def _failed_for_now(delivery: NotificationDelivery, exc: BaseException) -> Deliv
     error = _describe(exc)
     if delivery.attempts < attempt_limit(delivery):
         retry_in = retry_delay(delivery.attempts, getattr(exc, "retry_after", None))
+        if retry_in > settings.ETA_HOP_SECONDS:
+            # A wait no worker should hold a message for (a long `retry_after`): the
+            # re-dispatch job sends it when it is due.
+            later = now + timedelta(seconds=retry_in)
+            return _record(delivery, Status.FAILED, error=error, transient=True, next_attempt=later)
         overdue = now + timedelta(seconds=retry_in) + CHAIN_GRACE
         outcome = _record(
             delivery, Status.FAILED, error=error, transient=True, next_attempt=overdue

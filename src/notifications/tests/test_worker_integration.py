@@ -17,6 +17,7 @@ from urllib.parse import quote
 import kombu.pools
 import pytest
 import redis
+from django.conf import settings
 from django.db import connection, transaction
 
 from accounts.models import User
@@ -124,7 +125,11 @@ def publishing_to(url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     names = ("broker_url", "broker_transport_options", "task_always_eager")
     saved = {name: conf[name] for name in names}
     _forget_broker_connections()
-    conf.update(broker_url=url, broker_transport_options={}, task_always_eager=False)
+    conf.update(
+        broker_url=url,
+        broker_transport_options=settings.REDIS_BROKER_TRANSPORT_OPTIONS,
+        task_always_eager=False,
+    )
     try:
         yield
     finally:

@@ -87,13 +87,14 @@ def offer_still_live(offer_id: object, now: datetime) -> bool:
     return WaitlistOffer.objects.filter(pk=pk, status=PENDING, expires_at__gt=now).exists()
 
 
-def lost_offer_notifications(now: datetime) -> list[uuid.UUID]:
-    """Live offers still unannounced `RESEND_AFTER` after they were issued: their task was
-    lost (the broker was down at commit, a worker died). The resend job re-dispatches
-    them; a task merely running late is harmless, the claim above sends once."""
+def lost_offer_notifications(now: datetime, after: timedelta = RESEND_AFTER) -> list[uuid.UUID]:
+    """Live offers still unannounced `after` they were issued: their task was lost (the
+    broker was down at commit, a worker died). The resend job re-dispatches them; a task
+    merely running late is harmless, the claim above sends once. After the broker lost
+    its messages, none is merely late: `after` is then zero."""
     return list(
         live_offers(now)
-        .filter(notified_at__isnull=True, updated_at__lte=now - RESEND_AFTER)
+        .filter(notified_at__isnull=True, updated_at__lte=now - after)
         .values_list("pk", flat=True)
     )
 
@@ -123,10 +124,12 @@ def send_offer_expired_notifications(event_id: uuid.UUID, expired_at: datetime) 
     return sent
 
 
-def resend_lost_offer_notifications(now: datetime) -> list[uuid.UUID]:
+def resend_lost_offer_notifications(
+    now: datetime, after: timedelta = RESEND_AFTER
+) -> list[uuid.UUID]:
     """The resend job: one notification task again for each offer `lost_offer_notifications`
     finds; returns those offers."""
-    lost = lost_offer_notifications(now)
+    lost = lost_offer_notifications(now, after)
     for offer_id in lost:
         dispatch.now("events.send_waitlist_offer_notification", str(offer_id))
     return lost

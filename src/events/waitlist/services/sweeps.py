@@ -1,4 +1,5 @@
-"""The hourly jobs: the sweep that expires lapsed offers, and the nudge.
+"""The hourly jobs: the sweep that expires lapsed offers, and the nudge; and the
+expiries scheduled again after the broker lost its messages.
 
 The sweep (minute 0) is one of docs/spec/domain.md's two documented single-statement exceptions
 to the lock order: it only frees capacity. It writes offer rows, then their members'
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, Min, OuterRef
 from django.utils import timezone
 
 from common import metrics
@@ -20,6 +21,7 @@ from events.models import Event, EventWaitList, WaitlistOffer
 from events.waitlist.services.triggering import (
     enqueue_waitlist_processing,
     notify_expired_on_commit,
+    schedule_offer_expiry,
 )
 from events.waitlist.services.useful_offers import useful_offer_events
 
@@ -116,3 +118,18 @@ def nudge_open_waitlists(now: datetime | None = None) -> list[uuid.UUID]:
     for event_id in event_ids:
         enqueue_waitlist_processing(event_id)
     return event_ids
+
+
+def reschedule_offer_expiries(now: datetime | None = None) -> list[uuid.UUID]:
+    """After the broker lost its messages (`common.broker`): every event with pending
+    offers gets its expiry task again, at its earliest deadline, so a lapsed hold is
+    still handed on within seconds rather than at the hourly sweep. Returns the events."""
+    deadlines = (
+        WaitlistOffer.objects.filter(status=Status.PENDING)
+        .order_by()
+        .values("event_id")
+        .annotate(due=Min("expires_at"))
+    )
+    for row in deadlines:
+        schedule_offer_expiry(row["event_id"], row["due"])
+    return [row["event_id"] for row in deadlines]

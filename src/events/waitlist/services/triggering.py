@@ -9,16 +9,17 @@ work that asked for it.
 import uuid
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from common import dispatch
 
 #: The longest wait one expiry message is published for. Redis hands a message a worker
-#: holds unacknowledged to a worker again after its visibility timeout (kombu's default,
-#: one hour), so a week-long offer window sent as one ETA would come back every hour as
-#: a duplicate; hops shorter than that timeout never do. A hop that arrives before the
-#: deadline sends the next one (`offer_expiry`).
-EXPIRY_HOP = timedelta(minutes=50)
+#: holds unacknowledged to a worker again after its visibility time-out, so a week-long
+#: offer window sent as one ETA would come back again and again as a duplicate; hops
+#: shorter than that time-out never do (`ETA_HOP_SECONDS`, encore/settings/celery.py). A
+#: hop that arrives before the deadline sends the next one (`offer_expiry`).
+EXPIRY_HOP = timedelta(seconds=settings.ETA_HOP_SECONDS)
 
 
 def enqueue_waitlist_processing(event_id: uuid.UUID) -> None:

@@ -55,6 +55,9 @@ def break_broker(monkeypatch, error: Exception, task=tasks.process_waitlist_for_
         raise error
 
     monkeypatch.setattr(task, "apply_async", refuse)
+    # Only that task is refused: the others still go out (no pause after the refusal,
+    # which would keep them too; common.circuit).
+    monkeypatch.setattr(outbox.BROKER, "pause", 0.0)
 
 
 def break_notifications(monkeypatch) -> list:

@@ -203,7 +203,7 @@ class TestAdminOffersReschedule:
         event = active_event(1)
         [member] = queue_in_order(event, 1)
         entry = EventWaitList.objects.get(event=event, user=member)
-        chosen = T0 + timedelta(minutes=20)
+        chosen = T0 + timedelta(minutes=8)  # within one hop (EXPIRY_HOP)
 
         with committed_at(T0, django_capture_on_commit_callbacks):
             waitlist_service.create_admin_offer(event.pk, entry.pk, expires_at=chosen)
@@ -220,7 +220,7 @@ class TestAdminOffersReschedule:
         offer = give_offer(event, member, expires_at=T0 + timedelta(minutes=5))
         offer.status = Status.EXPIRED
         offer.save(update_fields=["status"])
-        new_deadline = T0 + timedelta(minutes=40)
+        new_deadline = T0 + timedelta(minutes=19)  # within one hop of the reactivation
 
         with committed_at(T0 + timedelta(minutes=11), django_capture_on_commit_callbacks):
             waitlist_service.reactivate_admin_offer(event.pk, offer.pk, expires_at=new_deadline)

@@ -1,0 +1,130 @@
+"""Redis gone: a write still answers within a second; Redis back empty: noticed once.
+
+docs/spec/quality.md ("A write made while Redis is unreachable answers within 1 s") and
+ADR 0037. The broker and the cache point at a Redis that is gone in one of two ways: its
+port refuses connections (stopped), or it accepts them and never answers (hung). The
+write is an RSVP with its throttle on: the throttle's counters (cache) and the tasks it
+publishes (broker) each meet the dead Redis.
+"""
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+
+from accounts.tests.factories import make_user
+from common import broker
+from common.models import OutboxMessage
+from common.tests.dispatch_recorder import SentTasks
+from encore.tests.test_outbox_worker import own_redis
+from events.core.tests.factories import make_event
+from notifications.tests.test_worker_integration import publishing_to
+
+WITHIN_SECONDS = 1.0
+
+
+@contextmanager
+def hung_server() -> Iterator[int]:
+    """A port that accepts connections and never answers a byte (a hung Redis)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for connection in held:
+            connection.close()
+        listener.close()
+
+
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A port nothing listens on (a stopped Redis)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    yield port
+
+
+@pytest.fixture(params=["refused", "hung"])
+def dead_redis(request: pytest.FixtureRequest) -> Iterator[str]:
+    with refusing_port() if request.param == "refused" else hung_server() as port:
+        yield f"redis://127.0.0.1:{port}"
+
+
+@pytest.mark.django_db
+def test_a_write_answers_within_a_second_while_redis_is_gone(
+    dead_redis: str,
+    settings: Any,
+    api: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    settings.THROTTLE_ENABLED = True
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"{dead_redis}/1",
+            "OPTIONS": django_settings.REDIS_CACHE_OPTIONS,
+        }
+    }
+    events = [make_event(max_attendees=5) for _ in range(3)]
+    assert api(None).get("/events").status_code == 200  # the API built: not what is timed
+    took = []
+    with publishing_to(f"{dead_redis}/0", monkeypatch):
+        for event in events:
+            started = time.monotonic()
+            with django_capture_on_commit_callbacks(execute=True):
+                answer = api(make_user()).post(f"/events/{event.pk}/rsvp/yes")
+            took.append(time.monotonic() - started)
+            assert answer.status_code == 200, answer.content
+
+    assert max(took) < WITHIN_SECONDS, took
+    # What the writes sent is kept for the flush, not lost: a confirmation each.
+    kept = OutboxMessage.objects.filter(task_name="events.send_rsvp_confirmation", sent_at=None)
+    assert kept.count() == 3
+
+
+@pytest.mark.worker
+def test_a_broker_that_came_back_empty_is_noticed_once(
+    monkeypatch: pytest.MonkeyPatch, sent_tasks: SentTasks
+) -> None:
+    with own_redis() as redis_server, publishing_to(redis_server.url, monkeypatch):
+        assert broker.came_back_empty()  # never seen before: as after a deployment
+        assert broker.check() == []  # holds its data now
+
+        redis_server.stop()
+        redis_server.start()  # no persistence: back empty
+
+        assert broker.check() == django_settings.RECOVERY_TASKS_AFTER_BROKER_LOSS
+        assert broker.check() == []
+    assert sent_tasks.names == [
+        "events.recover_lost_waitlist_tasks",
+        "notifications.redispatch_pending_deliveries",
+    ]
+
+
+def test_the_embedded_broker_never_came_back_empty() -> None:
+    """The filesystem broker (`make run`) keeps its messages as files: nothing to recover."""
+    assert django_settings.CELERY_BROKER_URL.startswith("filesystem://")
+    assert not broker.came_back_empty()
