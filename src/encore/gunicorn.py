@@ -15,6 +15,10 @@ Every value comes from the environment (docs/architecture/deployment.md):
 The access log goes to stdout, one JSON object a line (`LOG_FORMAT`, as the app reads
 it), with the request id the app put on the response.
 
+Requests over the sizes of `encore.limits` are refused by gunicorn itself, before the
+path is known: it answers them in the API's error shape, JSON with a `code`, whatever the
+path (`_write_error`), not with its own HTML page.
+
 Prometheus counts of all worker processes (and of Celery workers on this host that share
 the directory) add up through `PROMETHEUS_MULTIPROC_DIR`, default `var/prometheus`. It
 is set here before any worker imports prometheus_client. Files left by processes of an
@@ -28,7 +32,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from gunicorn import util
 from gunicorn.glogging import Logger
+
+from encore import limits
 
 _VAR_DIR = Path(os.environ.get("ENCORE_VAR_DIR") or Path(__file__).resolve().parents[2] / "var")
 METRICS_DIR = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(_VAR_DIR / "prometheus")))
@@ -51,8 +58,10 @@ graceful_timeout = _env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = _env_int("GUNICORN_KEEPALIVE", 5)
 max_requests = _env_int("GUNICORN_MAX_REQUESTS", 1000)
 max_requests_jitter = max(max_requests // 10, 0)
-# A header of a few KB is plenty; the app limits bodies itself.
-limit_request_field_size = 8190
+# The app limits bodies itself (413); the request line and the headers are refused here.
+limit_request_line = limits.REQUEST_LINE_MAX_BYTES
+limit_request_field_size = limits.HEADER_MAX_BYTES
+limit_request_fields = limits.HEADERS_MAX
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "INFO").lower()
@@ -97,6 +106,35 @@ class JsonAccessLogger(Logger):
 
 
 logger_class = JsonAccessLogger
+
+#: The API's error codes for what gunicorn refuses before the application sees it.
+_ERROR_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    414: "uri_too_long",
+    417: "expectation_failed",
+    431: "headers_too_large",
+    500: "server_error",
+    501: "not_implemented",
+}
+
+
+def _write_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's answer to a request it cannot hand to the app (too long a line, too many
+    or too large headers, a malformed request), as the API answers any error: the path is
+    not read yet, so API clients and pages alike get `{"code", "detail"}`."""
+    body = json.dumps(
+        {"code": _ERROR_CODES.get(status_int, "bad_request"), "detail": f"{reason}: {mesg}"}
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+# The workers call `util.write_error` for these answers; no setting chooses the format.
+util.write_error = _write_error
 
 _METRICS_FILE = re.compile(r"_(\d+)\.db$")
 

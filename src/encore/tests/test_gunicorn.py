@@ -24,6 +24,7 @@ from django.conf import settings
 from prometheus_client.parser import text_string_to_metric_families
 
 from common.tests.ports import free_port
+from encore import limits
 
 pytestmark = pytest.mark.own_processes
 
@@ -147,6 +148,37 @@ def test_a_cold_server_answers_its_first_requests_within_a_second(server: Server
     with ThreadPoolExecutor(max_workers=4) as pool:
         took = dict(zip(PATHS, pool.map(first, PATHS), strict=True))
     assert max(took.values()) < 1.0, took
+
+
+def test_what_the_server_refuses_before_the_app_is_answered_in_the_apis_shape(
+    server: Server,
+) -> None:
+    """A request line or headers over `encore.limits` never reach Encore's code: gunicorn
+    answers them itself, as JSON with the API's codes (issue 34), not with an HTML page."""
+    line = f"{server.url}/api/events?q={'x' * limits.REQUEST_LINE_MAX_BYTES}"
+    header = {"X-Long": "y" * (limits.HEADER_MAX_BYTES + 1)}
+    many = {f"X-Header-{n}": "z" for n in range(limits.HEADERS_MAX + 1)}
+
+    answers = [
+        requests.get(line, timeout=10),
+        requests.get(f"{server.url}/api/events", headers=header, timeout=10),
+        requests.get(f"{server.url}/api/events", headers=many, timeout=10),
+    ]
+
+    assert [(a.status_code, a.headers["Content-Type"]) for a in answers] == [
+        (414, "application/json"),
+        (431, "application/json"),
+        (431, "application/json"),
+    ]
+    assert [a.json()["code"] for a in answers] == [
+        "uri_too_long",
+        "headers_too_large",
+        "headers_too_large",
+    ]
+    assert all(a.json()["detail"] for a in answers)
+    # Within the limits, the app answers as before (its database is not even set up here).
+    fine = f"{server.url}/health/live?q={'x' * 4000}"
+    assert requests.get(fine, headers={"X-Long": "y" * 4000}, timeout=10).status_code == 200
 
 
 def _probe(url: str, n: int) -> str:
