@@ -6,6 +6,8 @@ default what `make run` serves) and follows the paths of the web pages (docs/spe
 sent by Encore"), so a link opens a page that exists.
 """
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 
 
@@ -33,6 +35,12 @@ def series_url(organization_slug: str, series_slug: str) -> str:
 def password_reset_url(uid: str, token: str) -> str:
     """The page that sets a new password for the reset link's account."""
     return absolute_url(f"/password-reset/{uid}/{token}")
+
+
+def signup_finish_url(uid: str, token: str, next_path: str) -> str:
+    """The page that signs a new account in, then goes on to `next_path` (a site path)."""
+    query = f"?{urlencode({'next': next_path})}" if next_path and next_path != "/" else ""
+    return absolute_url(f"/signup/finish/{uid}/{token}{query}")
 
 
 def settings_url() -> str:

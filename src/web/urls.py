@@ -18,6 +18,7 @@ urlpatterns = [
     path("login", account.login_page, name="login"),
     path("logout", account.logout_page, name="logout"),
     path("signup", account.signup_page, name="signup"),
+    path("signup/finish/<uidb64>/<token>", account.signup_finish_page, name="signup-finish"),
     *me_urls.urlpatterns,
     *event_urls.urlpatterns,
     *series_urls.urlpatterns,

@@ -3,7 +3,9 @@
 Log-in goes through `accounts.service.login_limits.authenticate`, so the page counts
 failures against the same per-account and per-client limits as the API and the admin.
 Sign-up goes through `register_user`: for a taken address it writes nothing and mails the
-owner (ADR 0011), and the page then says to check the mailbox instead of signing in.
+owner (ADR 0011); a new account gets a link that signs it in (`signup_link`, ADR 0038).
+Both see the same "check your e-mail" page, so the page tells no one which addresses
+have an account; the link's page signs the new account in and goes on to `next`.
 """
 
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.service import signup_link
 from accounts.service.login_limits import authenticate
 from accounts.service.registration import register_user
 from common.errors import Throttled
@@ -100,11 +103,25 @@ def signup_page(request: HttpRequest) -> HttpResponse:
             for field, messages in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, messages)
         else:
-            if user._state.adding:  # a taken address: nothing was written
-                return render(request, "web/signup_check_mail.html", status=200)
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(next_url(request))
+            if not user._state.adding:  # a new account (a taken address wrote nothing)
+                signup_link.request_signup_link(user, next_url(request))
+            context = {"email": user.email}
+            return render(request, "web/signup_check_mail.html", context, status=200)
     return _account_page(request, SIGNUP, form, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+def signup_finish_page(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """The e-mailed link's page: a button signs the account in (a GET never does, so a
+    mail scanner that opens the link does not use it up)."""
+    user = signup_link.user_for_link(uidb64, token)
+    if user is None:
+        return render(request, "web/signup_finish_invalid.html", status=400)
+    if request.method == "POST":
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url(request))
+    context = {"account": user, "next": next_url(request)}
+    return render(request, "web/signup_finish.html", context)
 
 
 def _account_page(

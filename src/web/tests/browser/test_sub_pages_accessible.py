@@ -1,8 +1,8 @@
 """axe-core and the 375 px rule on the pages that hang off the main ones of docs/spec/ui.md.
 
 Each area's journeys check its main pages; these are the forms one click further (the
-series template and cadence forms, the new password form, sign-up's "Check your e-mail",
-the 404 page), which a person reaches as often from a phone.
+series template and cadence forms, the new password form, sign-up's "Check your e-mail"
+and its link's page, the 404 page), which a person reaches as often from a phone.
 """
 
 from collections.abc import Callable
@@ -14,6 +14,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Page, expect
 
+from accounts.service import signup_link
 from accounts.tests.factories import make_user
 from events.core.tests.factories import make_org
 from web.tests.browser.axe import severe_violations
@@ -26,6 +27,16 @@ def _reset_form_path() -> str:
     user = make_user()
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return f"/password-reset/{uid}/{default_token_generator.make_token(user)}"
+
+
+def _signup_finish_paths() -> list[str]:
+    """The e-mailed sign-up link's page, and the page of a link that no longer works."""
+    user = make_user()
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return [
+        f"/signup/finish/{uid}/{signup_link.TOKENS.make_token(user)}",
+        f"/signup/finish/{uid}/x",
+    ]
 
 
 def _series_paths(owner: Any) -> list[str]:
@@ -52,7 +63,7 @@ def test_the_organisers_sub_pages(
 
 def test_the_visitors_sub_pages(phone_page: Page, axe_source: str) -> None:
     taken = make_user()
-    for path in [_reset_form_path(), "/no-such-page"]:
+    for path in [_reset_form_path(), *_signup_finish_paths(), "/no-such-page"]:
         _check(phone_page, axe_source, path)
     phone_page.goto("/signup")
     phone_page.get_by_label("Name").fill("Someone")
