@@ -8,7 +8,6 @@ publishes (broker) each meet the dead Redis.
 """
 
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,38 +22,10 @@ from common.models import OutboxMessage
 from common.tests.dispatch_recorder import SentTasks
 from encore.tests.test_outbox_worker import own_redis
 from events.core.tests.factories import make_event
+from notifications.tests.servers import run_silent_server
 from notifications.tests.test_worker_integration import publishing_to
 
 WITHIN_SECONDS = 1.0
-
-
-@contextmanager
-def hung_server() -> Iterator[int]:
-    """A port that accepts connections and never answers a byte (a hung Redis)."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                held.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    try:
-        yield listener.getsockname()[1]
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-        for connection in held:
-            connection.close()
-        listener.close()
 
 
 @contextmanager
@@ -68,7 +39,11 @@ def refusing_port() -> Iterator[int]:
 
 @pytest.fixture(params=["refused", "hung"])
 def dead_redis(request: pytest.FixtureRequest) -> Iterator[str]:
-    with refusing_port() if request.param == "refused" else hung_server() as port:
+    if request.param == "hung":  # accepts connections, never answers a byte
+        with run_silent_server() as silent:
+            yield f"redis://127.0.0.1:{silent.port}"
+        return
+    with refusing_port() as port:
         yield f"redis://127.0.0.1:{port}"
 
 

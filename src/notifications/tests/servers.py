@@ -150,9 +150,10 @@ def run_bot_api_stub() -> Iterator[BotApiStub]:
 
 
 @dataclass
-class HungSmtpServer:
+class SilentServer:
     """Accepts TCP connections and never says a word (no greeting, no reply): the SMTP
-    server of the issue that held a worker. `connections` counts those accepted."""
+    server of the issue that held a worker, or a hung Redis. `connections` counts those
+    accepted."""
 
     host: str
     port: int
@@ -160,13 +161,13 @@ class HungSmtpServer:
 
 
 @contextmanager
-def run_hung_smtp_server() -> Iterator[HungSmtpServer]:
+def run_silent_server() -> Iterator[SilentServer]:
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
     listener.settimeout(0.1)
-    server = HungSmtpServer(host="127.0.0.1", port=listener.getsockname()[1])
+    server = SilentServer(host="127.0.0.1", port=listener.getsockname()[1])
     held: list[socket.socket] = []
     stop = threading.Event()
 

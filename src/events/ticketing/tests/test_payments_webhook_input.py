@@ -9,6 +9,7 @@ ids of a real payment about as often as with made-up ones.
 
 import json
 import string
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -133,6 +134,17 @@ def test_any_header_or_body_is_answered_200_or_400(real_payment, data):
         assert answer["code"] in ("invalid_signature", "invalid"), answer
 
 
+def _post_signed(event: dict) -> Any:
+    """The event as Stripe would send it: JSON, signed with the endpoint's secret."""
+    body = json.dumps(event).encode()
+    return Client().post(
+        URL,
+        data=body,
+        content_type="application/json",
+        headers={"Stripe-Signature": signature(body)},
+    )
+
+
 def test_a_non_ascii_signature_is_refused_and_records_nothing(real_payment):
     response = Client().post(
         URL, data=b"{}", content_type="application/json", headers={"Stripe-Signature": "t=1,v1=é"}
@@ -156,14 +168,7 @@ def test_a_non_ascii_signature_is_refused_and_records_nothing(real_payment):
 )
 def test_a_signed_event_of_the_wrong_shape_is_400_and_records_nothing(real_payment, fields):
     event = {"id": "evt_shape", "type": "checkout.session.completed", **fields}
-    body = json.dumps(event).encode()
-
-    response = Client().post(
-        URL,
-        data=body,
-        content_type="application/json",
-        headers={"Stripe-Signature": signature(body)},
-    )
+    response = _post_signed(event)
 
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
@@ -179,14 +184,7 @@ def test_a_refund_of_an_intent_stripe_does_not_know_is_recorded_and_ignored(real
         "account": ACCOUNT,
         "data": {"object": {"payment_intent": "pi_someone_else", "amount_refunded": 100}},
     }
-    body = json.dumps(event).encode()
-
-    response = Client().post(
-        URL,
-        data=body,
-        content_type="application/json",
-        headers={"Stripe-Signature": signature(body)},
-    )
+    response = _post_signed(event)
 
     assert response.status_code == 200, response.content
     assert StripeEvent.objects.get(stripe_id="evt_not_ours").outcome == "unknown_payment"

@@ -30,7 +30,7 @@ from events.models import Event, WaitlistOffer
 from events.waitlist import services as waitlist_service
 from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
 from notifications.models import Notification, NotificationType
-from notifications.tests.servers import run_hung_smtp_server
+from notifications.tests.servers import run_silent_server
 from notifications.tests.test_worker_integration import (
     broker_url,
     publishing_to,
@@ -94,7 +94,7 @@ def test_a_hung_smtp_server_does_not_delay_offers_on_another_event(
     timings: list[float] = []
 
     with (
-        run_hung_smtp_server() as smtp,
+        run_silent_server() as smtp,
         running_worker(url, smtp, queues="bulk", name="bulk") as bulk_log,
         running_worker(url, smtp, queues="notify", pool=NOTIFY_POOL, name="notify") as notify_log,
         running_worker(url, smtp, queues="critical", pool=CRITICAL_POOL, name="critical") as log,

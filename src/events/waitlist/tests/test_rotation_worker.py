@@ -26,7 +26,7 @@ from accounts.models import User
 from events.models import Event, WaitlistOffer
 from events.waitlist import services as waitlist_service
 from events.waitlist.tests.waitlist_builders import active_event, queue_in_order
-from notifications.tests.servers import run_hung_smtp_server
+from notifications.tests.servers import run_silent_server
 from notifications.tests.test_worker_integration import (
     broker_url,
     publishing_to,
@@ -185,7 +185,7 @@ def test_lapses_meet_f1_while_the_offer_emails_hang_on_a_dead_mail_server(
     members = queue_in_order(event, ROTATIONS + 1)
     timings = []
     with (
-        run_hung_smtp_server() as smtp,
+        run_silent_server() as smtp,
         running_worker(url, smtp, queues="notify", pool=("--pool=threads",), name="ntf") as nlog,
         running_worker(url, smtp, queues="critical", pool=CRITICAL_POOL, name="crt") as clog,
         publishing_to(url, monkeypatch),
