@@ -157,11 +157,13 @@ def still_useful(notification: Notification, now: datetime) -> bool:
 
 
 def retry_delay(attempts_made: int, retry_after: float | None = None) -> float:
-    """Seconds before the next attempt: the remote side's wish, else 1×, 2×, 4×… the base."""
+    """Seconds before the next attempt of a round: the remote side's wish, else 1×, 2×…
+    the base, counted from the round's first attempt (the pause between rounds is
+    `next_round_at`'s)."""
     if retry_after is not None:
         return max(float(retry_after), 1.0)
     base = float(settings.NOTIFICATION_RETRY_BACKOFF_SECONDS)
-    return base * 2 ** max(attempts_made - 1, 0)
+    return base * 2 ** (max(attempts_made - 1, 0) % MAX_ATTEMPTS)
 
 
 def _claim(delivery_id: uuid.UUID | str, retry_of_attempt: int) -> NotificationDelivery | None:

@@ -109,10 +109,13 @@ class TestOutcomes:
 
 
 class TestRetryDelay:
-    def test_backoff_doubles_from_the_configured_base(self, settings: Any) -> None:
+    def test_backoff_doubles_from_the_configured_base_within_each_round(
+        self, settings: Any
+    ) -> None:
         settings.NOTIFICATION_RETRY_BACKOFF_SECONDS = 10
 
         assert [retry_delay(attempt) for attempt in (1, 2, 3)] == [10, 20, 40]
+        assert [retry_delay(attempt) for attempt in (4, 5, 7)] == [10, 20, 10]  # new rounds
 
     def test_the_remote_sides_retry_after_wins(self) -> None:
         assert retry_delay(1, retry_after=42) == 42
