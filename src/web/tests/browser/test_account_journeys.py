@@ -1,8 +1,10 @@
-"""Sign up, log out, log in: by role and name as in docs/spec/ui.md, with JavaScript on and off."""
+"""Sign up (through the e-mailed link), log out, log in: by role and name as in
+docs/spec/ui.md, with JavaScript on and off."""
 
 import re
 
 import pytest
+from django.core import mail
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
@@ -22,9 +24,18 @@ def test_sign_up_log_out_and_log_in_again(any_page: Page) -> None:
     page.get_by_label("Password").fill("a-long-unusual-passphrase")
     page.get_by_role("button", name="Sign up").click()
 
+    # Every address gets this page (ADR 0038); the new account's link signs it in.
+    expect(page.get_by_role("heading", name="Check your e-mail")).to_be_visible()
+    assert User.objects.filter(email="ada@example.com", first_name="Ada Lovelace").exists()
+    [message] = mail.outbox
+    link = re.search(r"/signup/finish/\S+", str(message.body))
+    assert link is not None, message.body
+    page.goto(link.group(0))
+    expect(page.get_by_role("heading", name="Finish signing up")).to_be_visible()
+    page.get_by_role("button", name="Sign in").click()
+
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
     expect(page).to_have_url(HOME)
-    assert User.objects.filter(email="ada@example.com", first_name="Ada Lovelace").exists()
 
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
