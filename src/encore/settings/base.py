@@ -146,7 +146,7 @@ CACHES: dict[str, dict[str, object]] = {
 # A Redis that stops answering must fail a request fast, not hang a worker: with Redis
 # gone a write answers within a second (ADR 0037); the throttle then lets it through, and
 # does not ask again for a few seconds (common.circuit).
-REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 0.25, "socket_timeout": 0.25}
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 0.15, "socket_timeout": 0.15}
 if env_str("CACHE_URL"):
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

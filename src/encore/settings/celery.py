@@ -29,7 +29,7 @@ REDIS_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
     "max_retries": 0,
     "socket_connect_timeout": 0.5,
-    "socket_timeout": 0.5,
+    "socket_timeout": 0.4,
     # A killed worker's messages are looked for every 30 s (kombu's default: 100 s).
     "unacked_restore_interval": 10,
     "unacked_restore_throttle": 3,
