@@ -16,6 +16,8 @@ logger = logging.getLogger("encore.circuit")
 
 
 class Breaker:
+    """One part (the broker, the cache) as this process last found it."""
+
     def __init__(self, name: str, pause: float = 5.0) -> None:
         self.name = name
         self.pause = pause

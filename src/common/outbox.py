@@ -10,12 +10,12 @@ What it promises (docs/adr/0012-two-queues-and-an-outbox.md):
 - at least once from the moment of the publish: a row may be published twice (a flush
   that died between the publish and its `sent_at`), so a task sent this way must be
   idempotent or harmless when repeated;
-- the row is written only on a refused publish, so the usual path costs no query. After
-  a refusal the broker is not asked again for a few seconds (`common.circuit`): the
-  publishes meanwhile are kept at once, so a request pays the broker's time-out once at
-  most (ADR 0037). A
+- the row is written only on a refused publish, so the usual path costs no query. A
   process that dies in the instant between the commit and the publish still loses the
   message; the waitlist's own nudges cover theirs.
+- after a refusal the broker is not asked again for a few seconds (`common.circuit`): the
+  publishes meanwhile are kept at once, so a request pays the broker's time-out once at
+  most (ADR 0037).
 - past `GIVE_UP_AFTER` a kept message is dropped (logged): news no more.
 - a task published with an ETA (`dispatch.after_commit(..., eta=...)`) is kept without
   it: the flush publishes it to run at once, so such a task must be harmless early
