@@ -18,6 +18,19 @@ from .support import PG_BIN, Logs, Postgres, Redis, Smtp, Stack
 
 #: A fresh stack must be ready (database, broker, cache, beat heartbeat) within this.
 READY_SECONDS = 90
+#: The production clocks, shortened so that the faults of issue 34 play out in seconds:
+#: a hung SMTP send gives up after 2 s, a round of three attempts is over in about 10 s
+#: (2 s apart, then 4 s), the next round is due 20 s later, a row `sending` for 20 s has
+#: lost its worker, and Redis hands a killed worker's unacknowledged task out again after
+#: 30 s. Beat's every-minute jobs keep their crontab: a revival waits for the next minute.
+SHORT_CLOCKS = {
+    "EMAIL_TIMEOUT": "2",
+    "NOTIFICATION_RETRY_BACKOFF_SECONDS": "2",
+    "NOTIFICATION_ROUND_DELAY_SECONDS": "20",
+    "NOTIFICATION_CRITICAL_ROUND_DELAY_SECONDS": "20",
+    "NOTIFICATION_SENDING_STALE_SECONDS": "20",
+    "CELERY_VISIBILITY_TIMEOUT": "30",
+}
 
 
 @dataclass
@@ -62,7 +75,7 @@ def running(logs: Logs) -> Iterator[Running]:
         postgres.create_database("encore")
         redis.start()
         smtp.start()
-        stack = Stack(logs, postgres.url(), redis, smtp, var_dir)
+        stack = Stack(logs, postgres.url(), redis, smtp, var_dir, settings=SHORT_CLOCKS)
         stack.prepare()
         cleanup.callback(stack.stop)
         stack.start(only=["beat"])  # its first heartbeat is a minute away: start it first

@@ -3,11 +3,13 @@ started with the commands of docs/operations.md against the private servers, eac
 by the object that started it (by its own process group id).
 """
 
+import contextlib
 import json
 import os
 import secrets
+import signal
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -53,6 +55,8 @@ class Stack:
     var_dir: Path
     web_port: int = field(default_factory=free_port)
     web_workers: int = 2
+    #: Settings the test sets on top of the production environment (shortened clocks).
+    settings: dict[str, str] = field(default_factory=dict)
     processes: dict[str, Process] = field(default_factory=dict)
     #: Restarts by the supervisor, per process name (docs: `Restart=always`).
     restarts: dict[str, int] = field(default_factory=dict)
@@ -88,6 +92,7 @@ class Stack:
             "WEB_CONCURRENCY": str(self.web_workers),
             "GUNICORN_BIND": f"{HOST}:{self.web_port}",
             "PROMETHEUS_MULTIPROC_DIR": str(self.var_dir / "prometheus"),
+            **self.settings,
         }
 
     def manage(self, *args: str, timeout: float = 180) -> str:
@@ -154,6 +159,32 @@ class Stack:
                         )
                     self.restarts[name] = self.restarts.get(name, 0) + 1
                     process.start()
+
+    def kill(self, name: str) -> int:
+        """SIGKILL the process `name` (a worker dies mid-task: no shutdown, no ack); its pid.
+        The supervisor starts it again, as the service manager would."""
+        pid = self._pid(name)
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    @contextlib.contextmanager
+    def paused(self, *names: str) -> Iterator[None]:
+        """The processes `names` frozen (SIGSTOP) inside the block, whatever happens in it:
+        alive to the supervisor and to Redis's open connections, taking nothing."""
+        pids = [self._pid(name) for name in names]
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+
+    def _pid(self, name: str) -> int:
+        popen = self.processes[name].popen
+        assert popen is not None and popen.poll() is None, f"{name} is not running"
+        return popen.pid
 
     def ready(self) -> tuple[int, str]:
         import requests

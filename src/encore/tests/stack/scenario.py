@@ -11,6 +11,11 @@ counters kept true); the behaviour under test is then driven over HTTP.
 - `rotation`: an active waitlist (batch size 1) on a full event; each attendee who says
   "no" frees a seat that the next member's offer must take.
 - `broker`: a full event with a queue (open mode), for the broker outage.
+- `stranded`: a full event of one seat with a queue: the seat is freed while the offer
+  e-mail's worker is paused, so its task is in Redis when Redis restarts empty.
+- `confirm`: an event with free seats; some say "yes" while the bulk worker is paused
+  (their confirmations' tasks are in Redis when it restarts empty), some while Redis
+  is down (their tasks are kept in the outbox).
 - `resets`: accounts whose password-reset mail is asked for (bulk work on a hung SMTP
   server; a reset asked for while the broker is down must still go out).
 """
@@ -28,6 +33,8 @@ RACE_SEATS = 10
 RACE_ATTENDEES = 10
 ROTATIONS = 10  # docs/spec/quality.md f1: median and max over 10 rotations
 RESETS = 12
+LOST_CONFIRMATIONS = 3
+OUTAGE_CONFIRMATIONS = 2
 
 
 def main() -> None:
@@ -67,19 +74,45 @@ def build() -> dict[str, Any]:
         broker_queue = users(3, f"{tag}-broker-queued")
         queue(broker, broker_queue)
 
+        stranded = _event(tag, "stranded", 1)
+        stranded_seated = users(1, f"{tag}-stranded-seated")
+        seat(stranded, stranded_seated)
+        stranded_queue = users(2, f"{tag}-stranded-queued")
+        queue(stranded, stranded_queue)
+
+        confirm = _event(tag, "confirm", LOST_CONFIRMATIONS + OUTAGE_CONFIRMATIONS)
+        lost = users(LOST_CONFIRMATIONS, f"{tag}-confirm-lost")
+        outage = users(OUTAGE_CONFIRMATIONS, f"{tag}-confirm-outage")
+
         resets = users(RESETS, f"{tag}-reset", password="stack-test-password")
-    assert Event.objects.filter(slug__startswith=f"stack-{tag}-").count() == 3
+    assert Event.objects.filter(slug__startswith=f"stack-{tag}-").count() == 5
     return {
         "race": {"event": str(race.pk), "seats": RACE_SEATS, "tokens": [token(u) for u in racers]},
         "rotation": {
             "event": str(rotation.pk),
             "leavers": [token(u) for u in leavers],
+            "leaver_emails": [u.email for u in leavers],
             "queue": [str(u.pk) for u in rotation_queue],
+            "queue_emails": [u.email for u in rotation_queue],
         },
         "broker": {
             "event": str(broker.pk),
             "leavers": [token(u) for u in broker_seated],
+            "leaver_emails": [u.email for u in broker_seated],
             "queue": [str(u.pk) for u in broker_queue],
+            "queue_emails": [u.email for u in broker_queue],
+        },
+        "stranded": {
+            "event": str(stranded.pk),
+            "leaver": token(stranded_seated[0]),
+            "offered": stranded_queue[0].email,
+        },
+        "confirm": {
+            "event": str(confirm.pk),
+            "lost": [token(u) for u in lost],
+            "lost_emails": [u.email for u in lost],
+            "outage": [token(u) for u in outage],
+            "outage_emails": [u.email for u in outage],
         },
         "resets": [u.email for u in resets],
         "member": token(broker_queue[-1]),
