@@ -98,6 +98,7 @@ CELERY_TASK_ROUTES = {
     "common.flush_outbox": {"queue": CRITICAL_QUEUE},
     "common.check_broker": {"queue": CRITICAL_QUEUE},
     "events.recover_lost_waitlist_tasks": {"queue": CRITICAL_QUEUE},
+    "events.resend_lost_rsvp_confirmations": {"queue": CRITICAL_QUEUE},
     "notifications.redispatch_pending_deliveries": {"queue": CRITICAL_QUEUE},
     # The channel sends of time-critical types (`NotificationSpec.time_critical`):
     # dispatch picks this task instead of `notifications.deliver` for them; its retries
@@ -111,8 +112,9 @@ CELERY_TASK_ROUTES = {
 
 # What each app publishes again from the database after the broker lost its messages
 # (`common.broker`, ADR 0037): the waitlist's passes, offer expiries and offer
-# notifications; the pending notification deliveries.
+# notifications; the RSVP confirmations; the pending notification deliveries.
 RECOVERY_TASKS_AFTER_BROKER_LOSS = [
     "events.recover_lost_waitlist_tasks",
+    "events.resend_lost_rsvp_confirmations",
     "notifications.redispatch_pending_deliveries",
 ]

@@ -96,6 +96,7 @@ def test_a_broker_that_came_back_empty_is_noticed_once(
         assert broker.check() == []
     assert sent_tasks.names == [
         "events.recover_lost_waitlist_tasks",
+        "events.resend_lost_rsvp_confirmations",
         "notifications.redispatch_pending_deliveries",
     ]
 

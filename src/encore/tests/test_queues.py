@@ -17,6 +17,7 @@ CRITICAL = {
     # After the broker came back empty (common.broker): database work only.
     "common.check_broker",
     "events.recover_lost_waitlist_tasks",
+    "events.resend_lost_rsvp_confirmations",
     "notifications.redispatch_pending_deliveries",
 }
 #: Waits on a network peer (a mail server), so never on `critical`.

@@ -4,6 +4,7 @@ sends them by name; `events.tasks` imports them so Celery registers them)."""
 import uuid
 
 from celery import shared_task
+from django.utils import timezone
 
 from events.core.services import event_notifications
 
@@ -25,3 +26,10 @@ def send_rsvp_confirmation_task(event_id: str, user_id: str, status: str) -> int
     return event_notifications.send_rsvp_confirmation(
         uuid.UUID(event_id), uuid.UUID(user_id), status
     )
+
+
+@shared_task(name="events.resend_lost_rsvp_confirmations")
+def resend_lost_rsvp_confirmations_task() -> int:
+    """After the broker came back empty (`common.broker`): the confirmation of every recent
+    answer that has none; returns how many were sent again."""
+    return len(event_notifications.resend_lost_rsvp_confirmations(timezone.now()))

@@ -36,6 +36,7 @@ Deactivated accounts are never notified.
 import logging
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -53,11 +54,16 @@ from events.models import (
     Ticket,
 )
 from notifications.models import NotificationType
+from notifications.selectors import requested
 from notifications.signals import notification_requested
 
 logger = logging.getLogger("encore.events")
 
 Message = tuple[User, dict[str, Any]]
+
+#: How far back the recovery after a broker loss looks for answers left unconfirmed: a
+#: task waits in Redis seconds to minutes, never hours, so this bounds the scan with room.
+CONFIRMATIONS_LOST_WITHIN = timedelta(hours=6)
 
 
 # -- called by the writers (inside their transaction) -------------------------------------
@@ -159,12 +165,59 @@ def send_tickets_cancelled(ticket_ids: Sequence[uuid.UUID]) -> int:
 
 
 def send_rsvp_confirmation(event_id: uuid.UUID, user_id: uuid.UUID, status: str) -> int:
+    """The confirmation of the answer `status`, once: a copy of the task that runs again
+    (redelivered after its worker died, or published again after the broker lost its
+    messages) finds the first copy's notification, stored since the answer was last
+    changed, and sends nothing. Copies take turns on the person's row (FOR NO KEY UPDATE:
+    it never waits for, nor holds up, a claim inserting their RSVP)."""
     event = _load_event(event_id)
-    user = User.objects.filter(pk=user_id).first()
-    if event is None or user is None:
+    if event is None:
         return 0
-    context = notification_context.rsvp_context(event, status)
-    return _send(NotificationType.RSVP_CONFIRMATION, EventRSVP, [(user, context)])
+    with transaction.atomic():
+        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+        if user is None:
+            return 0
+        answered = (
+            EventRSVP.objects.filter(event_id=event_id, user_id=user_id)
+            .values_list("updated_at", flat=True)
+            .first()
+        )
+        if answered is not None and requested.stored_since(
+            user_id,
+            NotificationType.RSVP_CONFIRMATION,
+            answered,
+            event_id=str(event_id),
+            status=str(status),
+        ):
+            return 0
+        context = notification_context.rsvp_context(event, status)
+        return _send(NotificationType.RSVP_CONFIRMATION, EventRSVP, [(user, context)])
+
+
+def resend_lost_rsvp_confirmations(now: datetime) -> list[tuple[str, str, str]]:
+    """After the broker lost its messages (`common.broker`): the confirmation task again
+    for every answer of the last `CONFIRMATIONS_LOST_WITHIN` with no confirmation stored
+    since it was given; returns (event, user, answer) of each. Two queries, whatever the
+    number of answers; the task itself sends each confirmation once."""
+    since = now - CONFIRMATIONS_LOST_WITHIN
+    stored: dict[tuple[str, str, str], datetime] = {}
+    for row in requested.stored_of_type_since(NotificationType.RSVP_CONFIRMATION, since):
+        key = (
+            str(row["context"].get("event_id")),
+            str(row["user_id"]),
+            str(row["context"].get("status")),
+        )
+        stored[key] = max(stored.get(key, row["created_at"]), row["created_at"])
+    lost = []
+    answers = EventRSVP.objects.filter(updated_at__gte=since, user__is_active=True).values_list(
+        "event_id", "user_id", "status", "updated_at"
+    )
+    for event_id, user_id, status, answered in answers:
+        key = (str(event_id), str(user_id), str(status))
+        if stored.get(key, answered - timedelta(microseconds=1)) < answered:
+            lost.append(key)
+            dispatch.now("events.send_rsvp_confirmation", *key)
+    return lost
 
 
 # -- audiences: one query each, whatever their size ----------------------------------------
