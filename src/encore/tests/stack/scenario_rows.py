@@ -2,10 +2,11 @@
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth.hashers import make_password
 from django.db.models import F
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.service.tokens import issue_token_pair
@@ -22,9 +23,15 @@ def users(n: int, tag: str, *, password: str | None = None) -> list[User]:
 
 
 def seat(event: Event, people: Sequence[User]) -> None:
-    """YES RSVPs, `attendee_count` kept true."""
+    """YES RSVPs, `attendee_count` kept true. Given a day ago, as production would have
+    them: answered and confirmed long before, so the recovery after a broker loss (which
+    confirms recent answers with no confirmation stored) rightly leaves them alone."""
     EventRSVP.objects.bulk_create(
         [EventRSVP(event=event, user=u, status=EventRSVP.Status.YES) for u in people]
+    )
+    a_day_ago = timezone.now() - timedelta(days=1)
+    EventRSVP.objects.filter(event=event, user__in=people).update(
+        created_at=a_day_ago, updated_at=a_day_ago
     )
     Event.objects.filter(pk=event.pk).update(attendee_count=F("attendee_count") + len(people))
 
