@@ -32,4 +32,4 @@ def test_every_listed_controller_is_collected():
     declared = [
         c for name in controllers.MODULES for c in importlib.import_module(name).CONTROLLERS
     ]
-    assert collected == declared and len(collected) == 30
+    assert collected == declared and len(collected) == 31
