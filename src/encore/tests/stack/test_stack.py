@@ -403,7 +403,11 @@ def _hang_a_round_and_kill_a_send(running: Running) -> Held:
             i for i, _, s, _ in email_deliveries(running, OFFER_MAIL, offered) if s == "sending"
         ]
 
-    wait_until(sending, timeout=30, what="an offer mail inside its send", interval=0.02)
+    # Between two rounds no attempt is under way: the next one begins when beat's minute
+    # job revives the row.
+    wait_until(
+        sending, timeout=REVIVAL_SECONDS, what="an offer mail inside its send", interval=0.02
+    )
     stack.kill("worker-notify")
     killed_at = time.monotonic()
     killed = sending()  # no worker is left to change them
@@ -508,9 +512,9 @@ def _empty_the_broker_mid_traffic(running: Running) -> Outage:
         back = time.monotonic()
         # The readers go on until the broker is ready again.
         stack.wait_ready(timeout=RECOVERY_SECONDS)
-    # The first leaver's confirmation is not owed here: its task may have reached Redis
-    # just before it stopped, like test 4's.
-    owed = [reset_address, broker["leaver_emails"][1], *confirm["outage_emails"]]
+    # Both leavers' confirmations are owed: the first one's task may have reached Redis
+    # just before it stopped, and the recovery confirms it then, like test 4's.
+    owed = [reset_address, *broker["leaver_emails"][:2], *confirm["outage_emails"]]
     return Outage(back, down, traffic, [*owed, *broker["queue_emails"][:2]])
 
 
