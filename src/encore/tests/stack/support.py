@@ -6,7 +6,8 @@ stops, gathered under the names the stack test imports:
   docs/operations.md.
 - `processes`: `Process` and `Logs` (every process writes a log file that `Logs.tails()`
   prints when a test fails), the interpreter and the paths.
-- `waiting`: the stack's ports and every bounded wait (`wait_until`, `StackError`).
+- `waiting`: the stack's ports, every bounded wait (`wait_until`, `StackError`) and
+  `group_alive`.
 
 Every wait is bounded in time and count, and every process is stopped by the object that
 started it (by its own process group id).
@@ -15,7 +16,14 @@ started it (by its own process group id).
 from encore.tests.stack.encore_stack import Stack
 from encore.tests.stack.processes import PG_BIN, PROJECT_DIR, SRC_DIR, Logs
 from encore.tests.stack.servers import Postgres, Redis, Smtp, stopped
-from encore.tests.stack.waiting import HOST, StackError, free_port, port_open, wait_until
+from encore.tests.stack.waiting import (
+    HOST,
+    StackError,
+    free_port,
+    group_alive,
+    port_open,
+    wait_until,
+)
 
 __all__ = [
     "HOST",
@@ -29,6 +37,7 @@ __all__ = [
     "Stack",
     "StackError",
     "free_port",
+    "group_alive",
     "port_open",
     "stopped",
     "wait_until",

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from .support import HOST, PROJECT_DIR, StackError, free_port, port_open, wait_until
+from .support import HOST, PROJECT_DIR, StackError, free_port, group_alive, port_open, wait_until
 
 #: From the script's start to the first answer: install check, migrations, the demo, then
 #: gunicorn, whose first request still builds the API (issue 34 warms workers). On CI it
@@ -102,9 +102,9 @@ def test_make_run_serves_the_demo_on_embedded_defaults_and_stops_cleanly() -> No
             log = output.read_text()
         # Every process of the script's group is gone: no orphan worker or server left.
         deadline = time.monotonic() + 15
-        while _group_alive(script.pid) and time.monotonic() < deadline:
+        while group_alive(script.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
-        leftover = _group_alive(script.pid)
+        leftover = group_alive(script.pid)
         if leftover:
             os.killpg(script.pid, signal.SIGKILL)
         assert not leftover, f"processes left behind by run.sh:\n{log[-3000:]}"
@@ -168,11 +168,3 @@ def _group_processes(pgid: int, *args: str) -> set[int]:
         if any(argv[i : i + len(args)] == list(args) for i in range(len(argv))):
             found.add(int(entry.name))
     return found
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True

@@ -9,14 +9,12 @@ per Message-ID as the SMTP server received it.
 
 The tests share one stack and run in file order:
 1. the claim storm;
-2. offers meet f1 while the SMTP server hangs;
-3. the hang outlasts a round of attempts and the notify worker is killed mid-send; SMTP
-   answers again and Redis is stopped and restarted empty mid-traffic, with tasks in it
-   that no worker took: no 5xx, writes under a second, every process up, and every mail
-   of the three faults exactly once (one test: one wait for beat's next minute);
-4. the confirmations whose task was lost with Redis: published again from the answers
-   in the database, each mail once;
-5. the database stopped (last): JSON and HTML 503s, and 200 again within a second of
+2. one story, each step needing what the one before left: offers meet f1 while the
+   SMTP server hangs; the hang outlasts a round of attempts and the notify worker is
+   killed mid-send; SMTP answers again and Redis is stopped and restarted empty
+   mid-traffic, with tasks in it that no worker took (confirmations among them): no 5xx,
+   writes under a second, every process up, and every mail exactly once;
+3. the database stopped (last): JSON and HTML 503s, and 200 again within a second of
    its return.
 """
 
@@ -235,7 +233,7 @@ def test_a_hundred_cutoff_holders_race_for_ten_seats_over_http(running: Running)
 
 
 # -- 2. time-critical work with a hung SMTP server ------------------------------------------------
-def test_offers_meet_f1_while_the_smtp_server_hangs(running: Running) -> None:
+def _offers_meet_f1_while_the_smtp_server_hangs(running: Running) -> None:
     stack, smtp, rotation = running.stack, running.smtp, running.data["rotation"]
     smtp.hang()
     running.data["hung_since"] = time.monotonic()
@@ -274,22 +272,27 @@ def test_offers_meet_f1_while_the_smtp_server_hangs(running: Running) -> None:
     assert smtp.hung >= 2, summary  # the offer mails went to the hung server too
 
 
-# -- 3. a hang longer than a round, a worker killed mid-send, Redis restarted empty ----------------
-def test_no_mail_is_lost_or_sent_twice_through_a_hang_a_kill_and_an_empty_broker(
+# -- 2. f1 on a hung server, a hang longer than a round, a kill, Redis restarted empty -------------
+@pytest.mark.timeout(600)  # one story: f1 on a hung server, then three faults in a row
+def test_f1_holds_and_no_mail_is_lost_or_sent_twice_through_a_hang_a_kill_and_an_empty_broker(
     running: Running,
 ) -> None:
-    """Three faults in a row, and one wait for beat's next minute, which both revives the
-    deliveries the first two left failed and flushes the outbox the third filled:
+    """Offers meet f1 while SMTP hangs (`_offers_meet_f1_while_the_smtp_server_hangs`);
+    then three faults in a row, and one wait for beat's next minute, which both revives
+    the deliveries the first two left failed and flushes the outbox the third filled:
 
-    1. SMTP, hung since the f1 test, outlasts a round of attempts; the notify worker is
-       killed inside an offer mail's send (`_hang_a_round_and_kill_a_send`);
+    1. SMTP, hung since f1, outlasts a round of attempts; the notify worker is killed
+       inside an offer mail's send (`_hang_a_round_and_kill_a_send`);
     2. SMTP answers again; Redis is stopped mid-traffic and started empty, with tasks in
        it that no worker took (`_empty_the_broker_mid_traffic`).
 
     Then every mail of both arrives exactly once (by address and Message-ID), every
-    process is up, and no request answered 5xx.
+    process is up, and no request answered 5xx; the confirmations whose task Redis lost
+    arrive too (`_confirmations_whose_task_redis_lost_are_sent_once`). One test, not
+    several sharing the stack's state: each step needs what the one before left.
     """
     stack, broker, smtp = running.stack, running.data["broker"], running.smtp
+    _offers_meet_f1_while_the_smtp_server_hangs(running)
     held = _hang_a_round_and_kill_a_send(running)
     smtp.deliver()
     # Before Redis is emptied: it hands the killed worker's tasks out again to the
@@ -373,6 +376,7 @@ def test_no_mail_is_lost_or_sent_twice_through_a_hang_a_kill_and_an_empty_broker
     # supervisor (the docs' `Restart=always`): kombu's Redis transport can exit a worker
     # whose broker vanished while it held unacknowledged messages.
     assert stack.restarts.get("web", 0) == 0 and stack.restarts.get("beat", 0) == 0
+    _confirmations_whose_task_redis_lost_are_sent_once(running)
 
 
 @dataclass
@@ -518,9 +522,9 @@ def _empty_the_broker_mid_traffic(running: Running) -> Outage:
     return Outage(back, down, traffic, [*owed, *broker["queue_emails"][:2]])
 
 
-# -- 4. confirmations whose task Redis lost --------------------------------------------------------
-def test_confirmations_whose_task_redis_lost_are_sent_once(running: Running) -> None:
-    """The "yes" answers of test 3 given while the bulk worker was paused: their
+# -- confirmations whose task Redis lost ------------------------------------------------------------
+def _confirmations_whose_task_redis_lost_are_sent_once(running: Running) -> None:
+    """The "yes" answers given while the bulk worker was paused: their
     confirmation tasks were in Redis when it restarted empty. The recovery
     (`events.resend_lost_rsvp_confirmations`, sent by check_broker) publishes them again
     from the answers in the database; each arrives once."""
@@ -535,7 +539,7 @@ def test_confirmations_whose_task_redis_lost_are_sent_once(running: Running) -> 
     assert {a: mails_to(running, a) for a in lost} == dict.fromkeys(lost, 1)
 
 
-# -- 5. the database stopped and restarted --------------------------------------------------------
+# -- 3. the database stopped and restarted --------------------------------------------------------
 def test_with_the_database_down_the_api_answers_json_503_and_recovers(running: Running) -> None:
     base, member = running.stack.base_url, running.data["member"]
     event_page = f"{base}/events/{running.data['broker']['event']}"

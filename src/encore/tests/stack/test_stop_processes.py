@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from itertools import pairwise
 from pathlib import Path
 
-from .support import PROJECT_DIR, wait_until
+from .support import PROJECT_DIR, group_alive, wait_until
 
 LIBRARY = PROJECT_DIR / "scripts" / "lib" / "processes.sh"
 #: A process that ignores SIGTERM: `exec` keeps the ignored disposition in `sleep`.
@@ -102,7 +102,7 @@ def _supervising(
     try:
         yield supervisor
     finally:
-        if _group_alive(supervisor.pid):
+        if group_alive(supervisor.pid):
             os.killpg(supervisor.pid, signal.SIGKILL)
         supervisor.wait(timeout=10)
 
@@ -125,7 +125,7 @@ def _terminate(supervisor: subprocess.Popen[str], *, within: float) -> float:
     code = supervisor.wait(timeout=within)
     took = time.monotonic() - began
     assert code == 143, f"supervise exited {code}"
-    assert not _group_alive(supervisor.pid), "supervise left processes behind"
+    assert not group_alive(supervisor.pid), "supervise left processes behind"
     return took
 
 
@@ -179,11 +179,3 @@ def test_sigterm_during_the_pause_stops_at_once(tmp_path: Path) -> None:
 
 def _read(path: Path) -> str:
     return path.read_text() if path.exists() else ""
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True

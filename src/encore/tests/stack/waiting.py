@@ -3,6 +3,7 @@ port that answers, and `wait_until` with its bound in time and count. `StackErro
 a part of the stack raises when it does not come up, or go down, in its bound.
 """
 
+import os
 import socket
 import threading
 import time
@@ -71,3 +72,12 @@ def port_open(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.settimeout(0.5)
         return probe.connect_ex((HOST, port)) == 0
+
+
+def group_alive(pgid: int) -> bool:
+    """Whether any process of the process group `pgid` is still there."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
