@@ -13,13 +13,11 @@ from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.encoding import force_bytes, force_str
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts.errors import InvalidResetToken
 from accounts.models import User
 from accounts.service import login_limits, tokens
-from accounts.service.account_mail import send_account_mail
+from accounts.service.account_mail import account_for_link, link_uid, send_account_mail
 from common import dispatch, links
 
 logger = logging.getLogger("encore.accounts")
@@ -44,7 +42,7 @@ def send_password_reset(email: str) -> bool:
     user = User.objects.filter(email__iexact=email, is_active=True).first()
     if user is None or not user.has_usable_password():
         return False
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    uid = link_uid(user)
     token = default_token_generator.make_token(user)
     context = {"link": reset_link(uid, token), "uid": uid, "token": token}
     return send_account_mail(user, template="password_reset", subject=SUBJECT, context=context)
@@ -81,11 +79,7 @@ def reset_link(uid: str, token: str) -> str:
 
 def _user_for_token(uid: str, token: str) -> User:
     """The account the link was made for, if the link is still good; else 400 invalid_token."""
-    try:
-        user_pk = force_str(urlsafe_base64_decode(uid))
-        user = User.objects.filter(pk=user_pk, is_active=True).first()
-    except (ValueError, TypeError, OverflowError, ValidationError):
-        user = None
-    if user is None or not default_token_generator.check_token(user, token):
+    user = account_for_link(uid, token, default_token_generator)
+    if user is None:
         raise InvalidResetToken()
     return user

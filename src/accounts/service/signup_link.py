@@ -11,12 +11,9 @@ token never opens it.
 """
 
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
-from django.core.exceptions import ValidationError
-from django.utils.encoding import force_bytes, force_str
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts.models import User
-from accounts.service.account_mail import send_account_mail
+from accounts.service.account_mail import account_for_link, link_uid, send_account_mail
 from common import dispatch, links
 
 SUBJECT = "Finish signing up to Encore"
@@ -39,17 +36,10 @@ def send_signup_link(user_id: str, next_path: str) -> bool:
     user = User.objects.filter(pk=user_id, is_active=True, last_login__isnull=True).first()
     if user is None:
         return False
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    link = links.signup_finish_url(uid, TOKENS.make_token(user), next_path)
+    link = links.signup_finish_url(link_uid(user), TOKENS.make_token(user), next_path)
     return send_account_mail(user, template="signup_link", subject=SUBJECT, context={"link": link})
 
 
 def user_for_link(uid: str, token: str) -> User | None:
     """The account the link was made for while the link still works, else None."""
-    try:
-        user = User.objects.filter(pk=force_str(urlsafe_base64_decode(uid)), is_active=True).first()
-    except (ValueError, TypeError, OverflowError, ValidationError):
-        return None
-    if user is None or not TOKENS.check_token(user, token):
-        return None
-    return user
+    return account_for_link(uid, token, TOKENS)

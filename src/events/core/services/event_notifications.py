@@ -214,7 +214,8 @@ def resend_lost_rsvp_confirmations(now: datetime) -> list[tuple[str, str, str]]:
     )
     for event_id, user_id, status, answered in answers:
         key = (str(event_id), str(user_id), str(status))
-        if stored.get(key, answered - timedelta(microseconds=1)) < answered:
+        latest = stored.get(key)
+        if latest is None or latest < answered:
             lost.append(key)
             dispatch.now("events.send_rsvp_confirmation", *key)
     return lost
