@@ -11,6 +11,8 @@ from web.views.event import urls as event_urls
 from web.views.manage import urls as manage_urls
 from web.views.me import urls as me_urls
 from web.views.series import urls as series_urls
+from web.views.team import urls as team_urls
+from web.views.tickets import urls as tickets_urls
 from web.views.waitlist import urls as waitlist_urls
 
 urlpatterns = [
@@ -23,5 +25,7 @@ urlpatterns = [
     *event_urls.urlpatterns,
     *series_urls.urlpatterns,
     *waitlist_urls.urlpatterns,
+    *tickets_urls.urlpatterns,
+    *team_urls.urlpatterns,
     *manage_urls.urlpatterns,
 ]

@@ -1,4 +1,5 @@
 from events.core.models.event import Event
+from events.core.models.image import StoredImage
 from events.core.models.invitation import Invitation
 from events.core.models.organization import (
     Blacklist,
@@ -36,6 +37,7 @@ __all__ = [
     "PaymentRefund",
     "RecurrenceRule",
     "StaffPermission",
+    "StoredImage",
     "StripeConnection",
     "StripeEvent",
     "Ticket",

@@ -63,6 +63,9 @@ class Event(TimeStampedModel):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=220)
     description = models.TextField(blank=True)
+    cover_image = models.ForeignKey(
+        "events.StoredImage", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.DRAFT, db_index=True
     )

@@ -67,6 +67,12 @@ class Organization(TimeStampedModel):
         max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
     )
     accept_membership_requests = models.BooleanField(default=False)
+    contact_email = models.EmailField(blank=True)
+    #: Shown with the amount and the reference to a buyer of an offline ticket.
+    payment_instructions = models.TextField(blank=True, max_length=2000)
+    logo = models.ForeignKey(
+        "events.StoredImage", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["name"]

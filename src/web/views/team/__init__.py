@@ -1,0 +1,1 @@
+"""The organisation's team and settings pages, and the pictures organisers upload."""

@@ -1,0 +1,5 @@
+"""Routes of the organiser's tickets page, included by `web.urls`."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
