@@ -9,7 +9,7 @@ import uuid
 
 from common.errors import NotFound
 from events.core.selectors.access import AnyUser
-from events.models import Event, EventSeries
+from events.models import Event, EventSeries, EventSeriesFollow
 from events.series.selectors.series import access_series_admin
 
 
@@ -31,3 +31,12 @@ def series_occurrences(series: EventSeries) -> list[Event]:
         .only("id", "name", "start", "end", "status", "is_modified", "timezone")
         .order_by("start", "pk")
     )
+
+
+def follows_series(user: AnyUser, series: EventSeries) -> bool:
+    """Whether `user` follows `series` now (an unfollow archives the row, never deletes it)."""
+    if not user.is_authenticated:
+        return False
+    return EventSeriesFollow.objects.filter(
+        user_id=user.pk, event_series=series, is_archived=False
+    ).exists()

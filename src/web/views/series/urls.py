@@ -10,6 +10,16 @@ urlpatterns: list[URLPattern] = [
         public.series_page,
         name="series-public",
     ),
+    path(
+        "events/<slug:org_slug>/series/<slug:series_slug>/follow",
+        public.follow,
+        name="series-follow",
+    ),
+    path(
+        "events/<slug:org_slug>/series/<slug:series_slug>/unfollow",
+        public.unfollow,
+        name="series-unfollow",
+    ),
     path("manage/<slug:org_slug>/series/new", builder.new_series, name="series-new"),
     path(
         "manage/<slug:org_slug>/series/new/preview",
