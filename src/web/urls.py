@@ -6,7 +6,7 @@ Order matters only under `/manage`: `/manage/events/…` and `/manage/series/…
 
 from django.urls import path
 
-from web.views import account, home
+from web.views import account, home, images
 from web.views.event import urls as event_urls
 from web.views.manage import urls as manage_urls
 from web.views.me import urls as me_urls
@@ -21,6 +21,7 @@ urlpatterns = [
     path("logout", account.logout_page, name="logout"),
     path("signup", account.signup_page, name="signup"),
     path("signup/finish/<uidb64>/<token>", account.signup_finish_page, name="signup-finish"),
+    path("images/<uuid:image_id>", images.image, name="image"),
     *me_urls.urlpatterns,
     *event_urls.urlpatterns,
     *series_urls.urlpatterns,

@@ -1,0 +1,106 @@
+"""Pictures organisers upload (event covers, organisation logos), re-encoded before they are kept.
+
+The uploaded file itself is never stored or served: it is decoded, turned upright, stripped
+of its metadata (camera, place, time), scaled down to what the page shows and encoded
+again, so what the app serves is a picture it made itself (ADR 0039). Each upload is a new
+row, so a picture's id names its bytes for ever and can be cached without end.
+"""
+
+import io
+import uuid
+from typing import IO
+
+from django.core.files.uploadedfile import UploadedFile
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from common.errors import InvalidInput
+from events.models import StoredImage
+
+#: A bigger file is refused before it is decoded.
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+#: A bigger picture is refused from its header, before its pixels are decoded: a small
+#: file can claim a huge canvas (a "decompression bomb"). Covers a 48-megapixel camera.
+MAX_PIXELS = 50_000_000
+#: The formats a browser uploads; every other decoder Pillow has stays unused.
+ACCEPTED_FORMATS = ("JPEG", "PNG", "GIF", "WEBP")
+CONTENT_TYPE = "image/webp"
+WEBP_QUALITY = 82
+
+NOT_AN_IMAGE = "This file is not a picture we can read: upload a JPEG, PNG, GIF or WebP image."
+TOO_LARGE = "This file is larger than 10 MB: upload a smaller picture."
+TOO_MANY_PIXELS = "This picture is larger than 50 megapixels: upload a smaller one."
+
+
+def store_upload(
+    upload: UploadedFile | IO[bytes],
+    *,
+    max_size: tuple[int, int],
+    field: str = "image",
+) -> StoredImage:
+    """Keep the picture re-encoded to fit `max_size`; a file that is not one is refused.
+
+    `field` names the form field the refusal belongs to.
+    """
+    data = _read_bounded(upload, field)
+    picture = _decode(data, max_size, field)
+    picture = ImageOps.exif_transpose(picture)
+    picture.thumbnail(max_size, Image.Resampling.LANCZOS)
+    encoded = _encode(picture)
+    return StoredImage.objects.create(
+        content_type=CONTENT_TYPE,
+        width=picture.width,
+        height=picture.height,
+        data=encoded,
+    )
+
+
+def delete_image(image_id: uuid.UUID | None) -> None:
+    """Drop a picture nobody shows any more (the cover or logo it was was replaced)."""
+    if image_id is not None:
+        StoredImage.objects.filter(pk=image_id).delete()
+
+
+def _read_bounded(upload: UploadedFile | IO[bytes], field: str) -> bytes:
+    size = getattr(upload, "size", None)
+    if size is not None and size > MAX_UPLOAD_BYTES:
+        raise InvalidInput({field: [TOO_LARGE]}, TOO_LARGE)
+    upload.seek(0)
+    data = upload.read(MAX_UPLOAD_BYTES + 1)
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise InvalidInput({field: [TOO_LARGE]}, TOO_LARGE)
+    if not data:
+        raise InvalidInput({field: [NOT_AN_IMAGE]}, NOT_AN_IMAGE)
+    return data
+
+
+def _decode(data: bytes, max_size: tuple[int, int], field: str) -> Image.Image:
+    """Open from the header, refuse a huge canvas, then decode every pixel (a truncated
+    or corrupt file fails here, not later while it is encoded)."""
+    try:
+        picture = Image.open(io.BytesIO(data), formats=ACCEPTED_FORMATS)
+        if picture.width * picture.height > MAX_PIXELS:
+            raise InvalidInput({field: [TOO_MANY_PIXELS]}, TOO_MANY_PIXELS)
+        # A JPEG decodes straight at a fraction of its size when that still covers the
+        # target whichever way it turns: less memory for a camera's picture.
+        side = max(max_size)
+        picture.draft("RGB", (side, side))
+        picture.load()
+    except (
+        UnidentifiedImageError,
+        Image.DecompressionBombError,
+        OSError,
+        SyntaxError,
+        ValueError,
+    ) as error:
+        raise InvalidInput({field: [NOT_AN_IMAGE]}, NOT_AN_IMAGE) from error
+    return picture
+
+
+def _encode(picture: Image.Image) -> bytes:
+    """WebP from the pixels alone: no EXIF, no colour profile, no comment survives."""
+    mode = "RGBA" if picture.has_transparency_data else "RGB"
+    clean = picture.convert(mode)
+    clean.info.clear()
+    out = io.BytesIO()
+    clean.save(out, format="WEBP", quality=WEBP_QUALITY, method=4)
+    return out.getvalue()
