@@ -12,3 +12,8 @@ def user_from_input(user_id: uuid.UUID, field: str = "user_id") -> User:
     if user is None:
         raise InvalidInput({field: ["No user with this id."]})
     return user
+
+
+def active_user_by_email(email: str) -> User | None:
+    """The active account with this address (any case), or None."""
+    return User.objects.filter(email__iexact=email.strip(), is_active=True).first()

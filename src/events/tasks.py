@@ -6,7 +6,11 @@ imports this module, which imports them, so they are registered, and
 same objects.
 """
 
-from events.core.tasks import send_event_notification_task, send_rsvp_confirmation_task
+from events.core.tasks import (
+    send_event_notification_task,
+    send_rsvp_confirmation_task,
+    send_staff_welcome_task,
+)
 from events.series.tasks import generate_recurring_events_task, generate_single_series_events_task
 from events.ticketing.tasks import expire_online_checkouts, expire_unpaid_tickets
 from events.waitlist.tasks import (
@@ -32,5 +36,6 @@ __all__ = [
     "send_event_notification_task",
     "send_offer_expired_notifications_task",
     "send_rsvp_confirmation_task",
+    "send_staff_welcome_task",
     "send_waitlist_offer_notification_task",
 ]

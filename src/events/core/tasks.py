@@ -6,7 +6,7 @@ import uuid
 from celery import shared_task
 from django.utils import timezone
 
-from events.core.services import event_notifications
+from events.core.services import event_notifications, staff_service
 
 
 @shared_task(name="events.send_event_notification")
@@ -33,3 +33,9 @@ def resend_lost_rsvp_confirmations_task() -> int:
     """After the broker came back empty (`common.broker`): the confirmation of every recent
     answer that has none; returns how many were sent again."""
     return len(event_notifications.resend_lost_rsvp_confirmations(timezone.now()))
+
+
+@shared_task(name="events.send_staff_welcome")
+def send_staff_welcome_task(staff_id: str) -> bool:
+    """After commit: tell a new staff member they are on the team (harmless if repeated)."""
+    return staff_service.send_staff_welcome(staff_id)

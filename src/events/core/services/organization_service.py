@@ -17,7 +17,16 @@ from events.core.services.unique_insert import insert_or_conflict
 from events.models import Organization
 
 UPDATABLE_FIELDS = frozenset(
-    {"name", "description", "timezone", "visibility", "accept_membership_requests"}
+    {
+        "name",
+        "description",
+        "timezone",
+        "visibility",
+        "accept_membership_requests",
+        # The settings page's (the API's PATCH schema does not offer them yet).
+        "contact_email",
+        "payment_instructions",
+    }
 )
 SLUG_MAX_LENGTH = 150  # leaves room for the numeric suffix within the 160-character column
 

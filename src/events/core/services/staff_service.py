@@ -3,6 +3,10 @@
 A staff row starts from the documented defaults; the owner may switch any known key on
 or off. Unknown keys are refused rather than stored, so a typo never silently grants
 or withholds anything. The owner holds every permission already and is never staff.
+
+The person added is told by e-mail (docs/spec/ui.md, the team page), whichever door
+added them: after commit, by the task `events.send_staff_welcome`, through the account
+mails' path (`accounts.service.account_mail`), so a failed insert mails no one.
 """
 
 from collections.abc import Mapping
@@ -10,10 +14,14 @@ from collections.abc import Mapping
 from django.db import transaction
 
 from accounts.models import User
+from accounts.service.account_mail import send_account_mail
+from common import dispatch, links
 from common.errors import Conflict, InvalidInput
 from events.core.models.organization import default_staff_permissions
 from events.core.services.unique_insert import insert_or_conflict
 from events.models import Organization, OrganizationStaff, StaffPermission
+
+WELCOME_SUBJECT = "You were added to the team of %(organization)s on Encore"
 
 
 class AlreadyStaff(Conflict):
@@ -35,7 +43,32 @@ def add_staff(
         permissions={**default_staff_permissions(), **(permissions or {})},
     )
     insert_or_conflict(staff, AlreadyStaff())
+    dispatch.after_commit("events.send_staff_welcome", str(staff.pk))
     return staff
+
+
+def send_staff_welcome(staff_id: str) -> bool:
+    """Tell a new staff member where to find the organisation; True when the mail went out.
+
+    Nothing is sent when the person was removed again before the task ran.
+    """
+    staff = (
+        OrganizationStaff.objects.select_related("user", "organization")
+        .filter(pk=staff_id, user__is_active=True)
+        .first()
+    )
+    if staff is None:
+        return False
+    organization = staff.organization
+    return send_account_mail(
+        staff.user,
+        template="staff_added",
+        subject=WELCOME_SUBJECT % {"organization": organization.name},
+        context={
+            "organization": organization,
+            "link": links.absolute_url(f"/manage/{organization.slug}"),
+        },
+    )
 
 
 def update_staff(staff: OrganizationStaff, *, permissions: Mapping[str, bool]) -> OrganizationStaff:

@@ -66,6 +66,7 @@ def organization_page(request: HttpRequest, org_slug: str) -> HttpResponse:
         "past": manage_selectors.past_events(organization, now),
         "series_list": manage_selectors.organization_series(organization),
         "may_create": StaffPermission.CREATE_EVENT in permissions,
+        "may_edit_settings": StaffPermission.EDIT_ORGANIZATION in permissions,
         "zone": viewer_zone(request, fallback=organization.timezone or "UTC"),
     }
     return render(request, "web/manage/organization.html", context)
