@@ -14,6 +14,7 @@ from common.models import TimeStampedModel
 class NotificationType(models.TextChoices):
     WAITLIST_SPOT_AVAILABLE = "waitlist_spot_available"
     WAITLIST_OFFER_EXPIRED = "waitlist_offer_expired"
+    WAITLIST_OFFER_REVOKED = "waitlist_offer_revoked"
     SERIES_EVENTS_GENERATED = "series_events_generated"
     EVENT_OPEN = "event_open"
     EVENT_UPDATED = "event_updated"

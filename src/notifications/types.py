@@ -83,6 +83,8 @@ _SPECS = [
     ),
     # Your hold lapsed; you are back in the queue.
     NotificationSpec(NotificationType.WAITLIST_OFFER_EXPIRED, EVENT_KEYS | {"offer_id"}),
+    # An organiser took the held seat back; you stay queued but are skipped until they act.
+    NotificationSpec(NotificationType.WAITLIST_OFFER_REVOKED, EVENT_KEYS | {"offer_id"}),
     NotificationSpec(
         NotificationType.SERIES_EVENTS_GENERATED,
         SERIES_DIGEST_KEYS,

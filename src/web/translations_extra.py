@@ -51,6 +51,21 @@ EVENT_REFUSALS = (
     gettext_noop("Tickets paid online are given back through a refund."),
 )
 
+#: The waitlist page (web.views.waitlist.actions) translates the admin offers' refusals:
+#: events.waitlist.errors.
+WAITLIST_REFUSALS = (
+    gettext_noop("No seat is free: every seat is taken."),
+    gettext_noop(
+        "No seat is free: every seat is taken or held by a pending offer; "
+        "revoke a pending offer first."
+    ),
+    gettext_noop("This user already holds a pending offer for this event."),
+    gettext_noop("The user is no longer on the waitlist of this event."),
+    gettext_noop(
+        "Offers are issued only for open, future events with a capacity and an open waitlist."
+    ),
+)
+
 #: The series pages (web.views.series.errors/manage, web.forms.series) translate these:
 #: events.series.errors, events.series.services, events.utils.recurrence_validators.
 SERIES_REFUSALS = (

@@ -24,10 +24,24 @@ class PendingOfferExists(Conflict):
 
 
 class OfferWouldOvercommit(Conflict):
-    """The waitlist design's ValueError("capacity") of the admin overrides, as a 409."""
+    """The waitlist design's ValueError("capacity") of the admin overrides, as a 409.
+
+    The message says why no seat is free: taken by attendees, or held by pending offers
+    (`held_seats` in the payload), and only in that case suggests revoking one; a full
+    event with nothing pending has nothing to revoke.
+    """
 
     default_code = "capacity"
-    default_detail = "Offering this seat would overcommit the event: revoke a pending offer first."
+    default_detail = "No seat is free: every seat is taken."
+    HELD_DETAIL = (
+        "No seat is free: every seat is taken or held by a pending offer; "
+        "revoke a pending offer first."
+    )
+
+    @classmethod
+    def with_held(cls, held_seats: int) -> "OfferWouldOvercommit":
+        detail = cls.HELD_DETAIL if held_seats else cls.default_detail
+        return cls(detail, extra={"held_seats": held_seats})
 
 
 class NotOnWaitlist(Conflict):

@@ -69,6 +69,7 @@ def context_for(notification_type: str) -> dict[str, Any]:
     builders: dict[str, Any] = {
         NotificationType.WAITLIST_SPOT_AVAILABLE: offer_context,
         NotificationType.WAITLIST_OFFER_EXPIRED: lambda: event_context(offer_id=uuid.uuid4()),
+        NotificationType.WAITLIST_OFFER_REVOKED: lambda: event_context(offer_id=uuid.uuid4()),
         NotificationType.SERIES_EVENTS_GENERATED: digest_context,
         NotificationType.EVENT_OPEN: event_context,
         NotificationType.EVENT_UPDATED: lambda: event_context(

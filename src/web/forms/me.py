@@ -24,6 +24,7 @@ from web.forms.zones import zone_field
 TYPE_LABELS: dict[str, Promise] = {
     NotificationType.WAITLIST_SPOT_AVAILABLE: _("A seat is offered to me from the waitlist"),
     NotificationType.WAITLIST_OFFER_EXPIRED: _("My waitlist offer expired"),
+    NotificationType.WAITLIST_OFFER_REVOKED: _("An organiser withdrew my waitlist offer"),
     NotificationType.SERIES_EVENTS_GENERATED: _("New dates in a series I follow"),
     NotificationType.EVENT_OPEN: _("An event opens for registration"),
     NotificationType.EVENT_UPDATED: _("An event I attend changes"),

@@ -25,6 +25,7 @@ from events.waitlist.errors import (
     PendingOfferExists,
 )
 from events.waitlist.selectors import queue as waitlist_selectors
+from events.waitlist.services.notifications import notify_offer_revoked_on_commit
 from events.waitlist.services.triggering import (
     enqueue_waitlist_processing,
     notify_offers_on_commit,
@@ -69,7 +70,7 @@ def _assert_room_for_party(
         raise OffersNotApplicable()
     held = waitlist_selectors.held_seats_of(waitlist_selectors.held_offers(event.pk, now))
     if event.attendee_count + held + seats > event.effective_capacity:
-        raise OfferWouldOvercommit()
+        raise OfferWouldOvercommit.with_held(held)
     if tier_id is not None:
         _assert_room_in_tier(event, tier_id, seats, now)
 
@@ -82,7 +83,7 @@ def _assert_room_in_tier(event: Event, tier_id: uuid.UUID, seats: int, now: date
         return
     held = waitlist_selectors.held_seats_for_tier(event.pk, tier_id)
     if tier.remaining - held < seats:
-        raise OfferWouldOvercommit()
+        raise OfferWouldOvercommit.with_held(held)
 
 
 @transaction.atomic
@@ -117,7 +118,8 @@ def create_admin_offer(
 def reactivate_admin_offer(
     event_id: uuid.UUID, offer_id: uuid.UUID, expires_at: datetime | None = None
 ) -> WaitlistOffer:
-    """EXPIRED or REVOKED → PENDING with a new deadline. Event row first, then the offer."""
+    """EXPIRED (lapsed or declined) or REVOKED → PENDING with a new deadline. Event row
+    first, then the offer."""
     event = lock_event(event_id)
     offer = (
         WaitlistOffer.objects.select_for_update(of=("self",))
@@ -137,6 +139,9 @@ def reactivate_admin_offer(
     offer.revoked_reason = ""
     offer.claimed_at = None
     offer.notified_at = None
+    # A declined offer offered again is a new issue: should it lapse, it lapsed (the
+    # stats and the waitlist page tell a decline by `declined_at`).
+    offer.declined_at = None
     _save_pending(
         offer,
         update_fields=[
@@ -146,6 +151,7 @@ def reactivate_admin_offer(
             "revoked_reason",
             "claimed_at",
             "notified_at",
+            "declined_at",
             "updated_at",
         ],
     )
@@ -178,7 +184,8 @@ def _save_pending(offer: WaitlistOffer, update_fields: list[str] | None = None) 
 
 @transaction.atomic
 def revoke_offer(event_id: uuid.UUID, offer_id: uuid.UUID) -> WaitlistOffer:
-    """Organiser revoke: PENDING → REVOKED; the user is soft-skipped until an admin acts."""
+    """Organiser revoke: PENDING → REVOKED; the user is soft-skipped until an admin acts,
+    and is told after commit (`waitlist_offer_revoked`)."""
     event = lock_event(event_id)
     offer = (
         WaitlistOffer.objects.select_for_update(of=("self",))
@@ -191,6 +198,7 @@ def revoke_offer(event_id: uuid.UUID, offer_id: uuid.UUID) -> WaitlistOffer:
     offer.revoked_reason = Reason.ORGANIZER
     offer.save(update_fields=["status", "revoked_reason", "updated_at"])
     enqueue_waitlist_processing(event.pk)
+    notify_offer_revoked_on_commit(offer.pk)
     return offer
 
 

@@ -1,4 +1,5 @@
-"""The waitlist's notifications: the offer (time-critical) and the lapsed-hold notice.
+"""The waitlist's notifications: the offer (time-critical), the lapsed-hold notice and
+the notice of an offer an organiser revoked.
 
 Sent from Celery tasks after commit, never under a lock. The offer's notification carries
 the offer's expiry as its "useful until", and `offer_still_live` answers the
@@ -20,8 +21,8 @@ from common.links import decline_offer_url
 from common.timezones import format_in_zone
 from events.core.services.notification_context import event_context, event_zone
 from events.models import Event, WaitlistOffer
-from events.waitlist import services as waitlist_service
 from events.waitlist.selectors.queue import live_offers
+from events.waitlist.services.useful_offers import offers_are_useful
 from notifications.models import NotificationType
 from notifications.service.formatting import humanize_time_remaining
 from notifications.signals import notification_requested
@@ -29,6 +30,7 @@ from notifications.signals import notification_requested
 logger = logging.getLogger("encore.waitlist")
 
 PENDING = WaitlistOffer.WaitlistOfferStatus.PENDING
+REVOKED = WaitlistOffer.WaitlistOfferStatus.REVOKED
 #: How long an offer's notification task may take before it counts as lost.
 RESEND_AFTER = timedelta(minutes=10)
 
@@ -107,7 +109,7 @@ def send_offer_expired_notifications(event_id: uuid.UUID, expired_at: datetime) 
     (every cutoff offer does) or as RSVPs closed gets no notice: nothing can follow it.
     """
     event = Event.objects.select_related("venue").filter(pk=event_id).first()
-    if event is None or not waitlist_service.offers_are_useful(event, timezone.now()):
+    if event is None or not offers_are_useful(event, timezone.now()):
         return 0
     offers = WaitlistOffer.objects.select_related("user", "event__organization").filter(
         event_id=event_id, status=WaitlistOffer.WaitlistOfferStatus.EXPIRED, updated_at=expired_at
@@ -122,6 +124,36 @@ def send_offer_expired_notifications(event_id: uuid.UUID, expired_at: datetime) 
         )
         sent += 1
     return sent
+
+
+def notify_offer_revoked_on_commit(offer_id: uuid.UUID) -> None:
+    """Once the organiser's revoke commits, tell the member (in this process: one person,
+    one notification, like a ticket's cancellation); a rolled-back revoke tells nobody."""
+    dispatch.call_after_commit(
+        "waitlist offer revoked notice",
+        lambda: send_offer_revoked_notification(offer_id),
+        notification_type=NotificationType.WAITLIST_OFFER_REVOKED,
+    )
+
+
+def send_offer_revoked_notification(offer_id: uuid.UUID) -> bool:
+    """WAITLIST_OFFER_REVOKED to the holder of an offer an organiser revoked; False when
+    the offer is no longer revoked by an organiser (reactivated meanwhile): the member
+    then holds a live offer again and its own notification says so."""
+    offer = (
+        WaitlistOffer.objects.select_related("user", "event__organization")
+        .filter(pk=offer_id, status=REVOKED, revoked_reason=WaitlistOffer.RevokedReason.ORGANIZER)
+        .first()
+    )
+    if offer is None:
+        return False
+    notification_requested.send(
+        sender=WaitlistOffer,
+        notification_type=NotificationType.WAITLIST_OFFER_REVOKED,
+        user=offer.user,
+        context={**event_context(offer.event), "offer_id": str(offer.pk)},
+    )
+    return True
 
 
 def resend_lost_offer_notifications(

@@ -109,7 +109,9 @@ def test_an_expired_offer_can_be_reactivated(client: Client) -> None:
     assert lapsed.status == Status.PENDING
 
 
-NO_SEAT = "Offering this seat would overcommit the event: revoke a pending offer first."
+NO_SEAT = (
+    "No seat is free: every seat is taken or held by a pending offer; revoke a pending offer first."
+)
 
 
 def test_no_free_seat_is_a_409_in_the_row_and_nothing_changes(client: Client) -> None:

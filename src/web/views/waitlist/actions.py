@@ -21,6 +21,7 @@ from datetime import datetime
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from common.errors import EncoreError, InvalidInput, NotFound
@@ -57,7 +58,8 @@ def _act(
 
 
 def _refused(request: HttpRequest, event: Event, target: str, error: EncoreError) -> HttpResponse:
-    message = str(error.detail)
+    """The service's own words, in the viewer's language (`web.translations_extra`)."""
+    message = gettext(str(error.detail))
     errors = error.extra.get("errors") if isinstance(error, InvalidInput) else None
     if errors:
         message = " ".join(str(m) for messages in errors.values() for m in messages)

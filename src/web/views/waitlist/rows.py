@@ -11,6 +11,7 @@ from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 from django.http import HttpRequest
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event, EventWaitList, WaitlistOffer
@@ -20,12 +21,16 @@ from events.waitlist.selectors import page as queue_selectors
 PAGE_SIZE = 50
 Status = WaitlistOffer.WaitlistOfferStatus
 
-STATUS_LABELS = {
+STATUS_LABELS: dict[str, Promise] = {
     Status.PENDING: _("Pending"),
     Status.CLAIMED: _("Claimed"),
     Status.EXPIRED: _("Expired"),
     Status.REVOKED: _("Revoked"),
 }
+#: An EXPIRED offer with `declined_at` was handed back by its holder, not left to lapse
+#: (the statistics count it as declined, so the row says so too).
+DECLINED = "declined"
+DECLINED_LABEL = _("Declined")
 REASON_LABELS = {
     WaitlistOffer.RevokedReason.ORGANIZER: _("by an organiser"),
     WaitlistOffer.RevokedReason.EVENT_CANCELLED: _("the event was cancelled"),
@@ -87,15 +92,30 @@ def offers_page(
     rows = [
         OfferRow(
             offer,
-            str(STATUS_LABELS.get(offer.status, offer.status)),
+            status_label(offer),
             str(REASON_LABELS.get(offer.revoked_reason, "")) if offer.revoked_reason else "",
             offer.status == Status.PENDING,
+            # What `reactivate_admin_offer` accepts: lapsed, declined or revoked offers.
             offer.status in (Status.EXPIRED, Status.REVOKED),
             _message(refusal, "offer", offer),
         )
         for offer in page.object_list
     ]
     return page, rows
+
+
+def status_key(offer: WaitlistOffer) -> str:
+    """The offer's state as the page and the statistics tell them apart ("declined"
+    for an EXPIRED offer its holder handed back)."""
+    if offer.status == Status.EXPIRED and offer.declined_at is not None:
+        return DECLINED
+    return str(offer.status)
+
+
+def status_label(offer: WaitlistOffer) -> str:
+    if status_key(offer) == DECLINED:
+        return str(DECLINED_LABEL)
+    return str(STATUS_LABELS.get(offer.status, offer.status))
 
 
 def _message(refusal: Refusal | None, kind: str, row: EventWaitList | WaitlistOffer) -> str:

@@ -5,7 +5,7 @@
 service of `waitlist_service` / `waitlist_settings_service`, which lock the Event row
 first and send offers (WAITLIST_SPOT_AVAILABLE) only after commit.
 
-Refusals: 409 `pending_offer_exists`; 409 `capacity` (revoke a pending offer first);
+Refusals: 409 `pending_offer_exists`; 409 `capacity` (no seat free; `held_seats`);
 409 `offers_not_applicable` (the event is not open, has started or has no capacity, or
 the queue is closed); 409 `not_on_waitlist` (reactivating for someone who left); 400
 for an `expires_at` that is missing without a window, not in the future, or after the
