@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from common.errors import EncoreError, InvalidInput
+from events.core.services import images
 from events.models import Event, Organization, Venue
 from web.forms.zones import zone_field
 
@@ -87,13 +88,41 @@ class EventForm(forms.Form):
         widget=forms.RadioSelect,
         initial=RSVP,
     )
+    cover_image = forms.FileField(
+        label=_("Cover image"),
+        required=False,
+        help_text=_("JPEG, PNG, GIF or WebP, up to 10 MB; shown at the top of the event page."),
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+    )
+    remove_cover_image = forms.BooleanField(label=_("Remove cover image"), required=False)
 
-    def __init__(self, *args: Any, organization: Organization, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, organization: Organization, has_cover: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if not has_cover:
+            del self.fields["remove_cover_image"]
         venues = self.fields["venue"]
         assert isinstance(venues, forms.ModelChoiceField)
         venues.queryset = Venue.objects.filter(organization=organization).order_by("name", "pk")
         self.fields["timezone"].initial = organization.timezone or "UTC"
+
+    def clean_cover_image(self) -> images.PreparedImage | None:
+        """The upload re-encoded now, so a refused picture saves nothing of the event."""
+        upload = self.cleaned_data.get("cover_image")
+        if not upload:
+            return None
+        try:
+            return images.prepare_upload(upload, max_size=images.COVER_SIZE, field="cover_image")
+        except InvalidInput as error:
+            raise ValidationError(error.extra["errors"]["cover_image"]) from error
+
+    def cover_change(self) -> tuple[bool, images.PreparedImage | None]:
+        """(whether the cover changes, the new one or None to remove it)."""
+        cover = self.cleaned_data.get("cover_image")
+        if cover is not None:
+            return True, cover
+        return bool(self.cleaned_data.get("remove_cover_image")), None
 
     def clean(self) -> dict[str, Any]:
         super().clean()

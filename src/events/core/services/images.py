@@ -8,13 +8,16 @@ row, so a picture's id names its bytes for ever and can be cached without end.
 
 import io
 import uuid
+from dataclasses import dataclass
 from typing import IO
 
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils import timezone
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from common.errors import InvalidInput
-from events.models import StoredImage
+from events.models import Event, StoredImage
 
 #: A bigger file is refused before it is decoded.
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
@@ -24,11 +27,50 @@ MAX_PIXELS = 50_000_000
 #: The formats a browser uploads; every other decoder Pillow has stays unused.
 ACCEPTED_FORMATS = ("JPEG", "PNG", "GIF", "WEBP")
 CONTENT_TYPE = "image/webp"
+#: An event's cover: wide enough for the page's column on a sharp screen.
+COVER_SIZE = (1600, 1000)
 WEBP_QUALITY = 82
 
 NOT_AN_IMAGE = "This file is not a picture we can read: upload a JPEG, PNG, GIF or WebP image."
 TOO_LARGE = "This file is larger than 10 MB: upload a smaller picture."
 TOO_MANY_PIXELS = "This picture is larger than 50 megapixels: upload a smaller one."
+
+
+@dataclass(frozen=True)
+class PreparedImage:
+    """A picture re-encoded and ready to store: what a form checks before anything is saved."""
+
+    content_type: str
+    width: int
+    height: int
+    data: bytes
+
+
+def prepare_upload(
+    upload: UploadedFile | IO[bytes],
+    *,
+    max_size: tuple[int, int],
+    field: str = "image",
+) -> PreparedImage:
+    """Re-encode the picture to fit `max_size`; a file that is not one is refused.
+
+    `field` names the form field the refusal belongs to. Nothing is written: a form can
+    check its upload before the record it belongs to is saved.
+    """
+    data = _read_bounded(upload, field)
+    picture = _decode(data, max_size, field)
+    picture = ImageOps.exif_transpose(picture)
+    picture.thumbnail(max_size, Image.Resampling.LANCZOS)
+    return PreparedImage(CONTENT_TYPE, picture.width, picture.height, _encode(picture))
+
+
+def save_prepared(prepared: PreparedImage) -> StoredImage:
+    return StoredImage.objects.create(
+        content_type=prepared.content_type,
+        width=prepared.width,
+        height=prepared.height,
+        data=prepared.data,
+    )
 
 
 def store_upload(
@@ -37,25 +79,29 @@ def store_upload(
     max_size: tuple[int, int],
     field: str = "image",
 ) -> StoredImage:
-    """Keep the picture re-encoded to fit `max_size`; a file that is not one is refused.
+    """`prepare_upload`, then kept as a new row."""
+    return save_prepared(prepare_upload(upload, max_size=max_size, field=field))
 
-    `field` names the form field the refusal belongs to.
+
+def set_event_cover(event_id: uuid.UUID, *, cover: PreparedImage | None) -> None:
+    """Give the event this cover (None: no cover); the picture it replaces is deleted.
+
+    The event's row is locked so that two organisers saving at once leave one cover and
+    no orphan picture.
     """
-    data = _read_bounded(upload, field)
-    picture = _decode(data, max_size, field)
-    picture = ImageOps.exif_transpose(picture)
-    picture.thumbnail(max_size, Image.Resampling.LANCZOS)
-    encoded = _encode(picture)
-    return StoredImage.objects.create(
-        content_type=CONTENT_TYPE,
-        width=picture.width,
-        height=picture.height,
-        data=encoded,
-    )
+    with transaction.atomic():
+        old = (
+            Event.objects.select_for_update(of=("self",))
+            .values_list("cover_image_id", flat=True)
+            .get(pk=event_id)
+        )
+        new = save_prepared(cover) if cover is not None else None
+        Event.objects.filter(pk=event_id).update(cover_image=new, updated_at=timezone.now())
+        delete_image(old)
 
 
 def delete_image(image_id: uuid.UUID | None) -> None:
-    """Drop a picture nobody shows any more (the cover or logo it was was replaced)."""
+    """Drop a picture nobody shows any more (a cover or a logo that was replaced)."""
     if image_id is not None:
         StoredImage.objects.filter(pk=image_id).delete()
 

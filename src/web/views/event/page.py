@@ -16,7 +16,9 @@ from django.views.decorators.http import require_GET
 
 from events.core.schemas.event import shows_attendee_count, shows_capacity
 from events.core.selectors.event import get_public_event, seats_held
+from events.core.selectors.images import image_size
 from events.models import Event
+from events.series.selectors.series_pages import series_link_of
 from web.views.access import activate_viewer_zone
 from web.views.event.situation import Situation, situation_for
 
@@ -50,7 +52,11 @@ def render_page(
 ) -> HttpResponse:
     """The whole page; a refused action re-renders it with `message` in the region."""
     situation = situation_for(request.user, event, message=message)
-    context = status_context(request, situation) | {"seats": seat_numbers(event)}
+    context = status_context(request, situation) | {
+        "seats": seat_numbers(event),
+        "series": series_link_of(event),
+        "cover": image_size(event.cover_image_id),
+    }
     return render(request, "web/event/page.html", context, status=status)
 
 
