@@ -85,7 +85,20 @@ class OrganizationSettingsForm(OrganizationForm):
         ),
     )
 
+    logo = forms.FileField(
+        label=_("Logo"),
+        required=False,
+        widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/gif,image/webp"}),
+        help_text=_("A JPEG, PNG, GIF or WebP picture up to 10 MB; Encore scales it down."),
+    )
+    remove_logo = forms.BooleanField(label=_("Remove the logo"), required=False)
+
     field_order = ["name", "description", "contact_email", "timezone", "payment_instructions"]
+
+    def __init__(self, *args: Any, has_logo: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not has_logo:
+            del self.fields["remove_logo"]
 
     def changes(self) -> dict[str, Any]:
         """The fields as `organization_service.update_organization` takes them."""

@@ -3,16 +3,22 @@
 The creator becomes the owner, who holds every permission without a staff row. The
 slug is the organisation's public handle: taken from the name when not given, and
 made unique with a numeric suffix (`club`, `club-2`, ...).
+
+The logo is a picture the app re-encodes (`images.store_upload`); the settings page
+saves it with the other fields in one transaction (`update_settings`), so a refused
+field keeps the old logo and a refused picture keeps the old fields, and a replaced
+logo's picture is deleted with the change that replaced it.
 """
 
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any
 
 from django.db import transaction
 from django.utils.text import slugify
 
 from accounts.models import User
 from common.errors import Conflict, InvalidInput
+from events.core.services import images
 from events.core.services.unique_insert import insert_or_conflict
 from events.models import Organization
 
@@ -28,6 +34,8 @@ UPDATABLE_FIELDS = frozenset(
         "payment_instructions",
     }
 )
+#: A logo is shown small; this still covers a sharp screen.
+LOGO_SIZE = (480, 480)
 SLUG_MAX_LENGTH = 150  # leaves room for the numeric suffix within the 160-character column
 
 
@@ -70,6 +78,29 @@ def update_organization(organization: Organization, *, changes: Mapping[str, Any
         locked.full_clean()
         locked.save(update_fields=[*changes, "updated_at"])
     return locked
+
+
+def update_settings(
+    organization: Organization,
+    *,
+    changes: Mapping[str, Any],
+    logo: IO[bytes] | None = None,
+    remove_logo: bool = False,
+) -> Organization:
+    """The settings page's save: the fields, and a new logo (or none), all or nothing.
+
+    A logo that is not a picture is refused as a field error on `logo` (400).
+    """
+    with transaction.atomic():
+        new_logo = images.store_upload(logo, max_size=LOGO_SIZE, field="logo") if logo else None
+        updated = update_organization(organization, changes=changes)
+        if new_logo is None and not remove_logo:
+            return updated
+        old_logo_id = updated.logo_id
+        updated.logo = new_logo
+        updated.save(update_fields=["logo", "updated_at"])
+        images.delete_image(old_logo_id)
+    return updated
 
 
 def _free_slug(name: str) -> str:

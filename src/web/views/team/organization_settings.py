@@ -1,10 +1,11 @@
 """`/manage/<org_slug>/settings`: the organisation's name, description, contact e-mail,
-default time zone and the payment instructions buyers of offline tickets see.
+default time zone, the payment instructions buyers of offline tickets see, and its logo.
 
 The page and its "Save" need `edit_organization`, the permission of the admin API's
 `PATCH /organization-admin/{slug}`, and save through the same
-`organization_service.update_organization`; its refusals (a name another organisation
-has, an unknown zone) stand next to their field and change nothing.
+`organization_service.update_organization` (with the logo: `update_settings`, all or
+nothing); its refusals (a name another organisation has, an unknown zone, a file that
+is not a picture) stand next to their field and change nothing.
 """
 
 from django.contrib import messages
@@ -29,13 +30,19 @@ def settings_page(request: HttpRequest, org_slug: str) -> HttpResponse:
     organization = access_organization_admin(
         request.user, org_slug, StaffPermission.EDIT_ORGANIZATION
     )
+    has_logo = organization.logo_id is not None
     if request.method == "GET":
-        form = OrganizationSettingsForm(initial=_initial(organization))
+        form = OrganizationSettingsForm(initial=_initial(organization), has_logo=has_logo)
         return _render(request, organization, form)
-    form = OrganizationSettingsForm(request.POST)
+    form = OrganizationSettingsForm(request.POST, request.FILES, has_logo=has_logo)
     if form.is_valid():
         try:
-            organization_service.update_organization(organization, changes=form.changes())
+            organization_service.update_settings(
+                organization,
+                changes=form.changes(),
+                logo=form.cleaned_data["logo"],
+                remove_logo=bool(form.cleaned_data.get("remove_logo")),
+            )
         except (ValidationError, InvalidInput) as error:
             add_service_errors(form, error)
         else:
