@@ -1,4 +1,5 @@
-"""Reads of the organiser's series page (`/manage/series/{id}`), which has no slug.
+"""Reads of the organiser's series page (`/manage/series/{id}`), which has no slug, and
+the event page's link to the public series page of an occurrence.
 
 The series' own organisation stands in for the API's `{slug}`, so the checks are those
 of `access_series_admin`: 404 when the caller cannot see the organisation (or there is
@@ -6,6 +7,7 @@ no such series), 403 without the permission.
 """
 
 import uuid
+from dataclasses import dataclass
 
 from common.errors import NotFound
 from events.core.selectors.access import AnyUser
@@ -40,3 +42,25 @@ def follows_series(user: AnyUser, series: EventSeries) -> bool:
     return EventSeriesFollow.objects.filter(
         user_id=user.pk, event_series=series, is_archived=False
     ).exists()
+
+
+@dataclass(frozen=True)
+class SeriesLink:
+    name: str
+    url: str  # the public series page, `/events/{org_slug}/series/{series_slug}`
+
+
+def series_link_of(event: Event) -> SeriesLink | None:
+    """The series an occurrence belongs to, for "Part of …" on its page (one query, none
+    for an event outside a series)."""
+    if event.event_series_id is None:
+        return None
+    found = (
+        EventSeries.objects.filter(pk=event.event_series_id)
+        .values_list("name", "slug", "organization__slug")
+        .first()
+    )
+    if found is None:
+        return None
+    name, slug, org_slug = found
+    return SeriesLink(name=name, url=f"/events/{org_slug}/series/{slug}")

@@ -31,6 +31,7 @@ from events.models import Event, EventRSVP, Ticket, TicketTier
 from events.waitlist.selectors.eta import Eta
 
 ANONYMOUS = "anonymous"
+CANCELLED = "cancelled"
 HOLDING_OFFER = "holding_offer"
 ATTENDING = "attending"
 WAITING = "waiting"
@@ -116,6 +117,26 @@ class Situation:
         return status.waitlist.eta if status is not None and status.waitlist else None
 
     @property
+    def in_draw(self) -> bool:
+        """Offers go out by lottery: a place in line means nothing, so none is shown."""
+        return self.event.waitlist_lottery_mode
+
+    @property
+    def cutoff_at(self) -> datetime | None:
+        """When the final round goes out: at the cutoff every member still waiting gets an
+        offer at once, first to claim wins (docs/spec/waitlist-design.md); only an
+        active waitlist (one with an offer window) has one."""
+        event = self.event
+        if event.waitlist_time_window is None:
+            return None
+        return event.waitlist_cutoff_date
+
+    @property
+    def cutoff_passed(self) -> bool:
+        cutoff = self.cutoff_at
+        return cutoff is not None and cutoff <= self.now
+
+    @property
     def on_waitlist(self) -> bool:
         return self.status is not None and self.status.waitlist is not None
 
@@ -138,6 +159,9 @@ class Situation:
         parts: list[object] = [
             self.kind,
             self.event.status,
+            self.in_draw,
+            self.cutoff_at,
+            self.cutoff_passed,
             self.position,
             self.has_rsvp,
             [(t.id, t.status) for t in self.tickets],
@@ -174,6 +198,9 @@ def situation_for(user: AnyUser, event: Event, *, message: str = "") -> Situatio
     """The row of docs/spec/ui.md's situation table this viewer is in."""
     now = timezone.now()
     tiers = tiers_on_sale(event, now)
+    if event.status == Event.Status.CANCELLED:
+        # Nothing to register for, and nobody to log in for (docs/spec/ui.md).
+        return Situation(CANCELLED, event, now, message=message)
     if not is_authenticated(user):
         return Situation(ANONYMOUS, event, now, tiers=tiers, message=message)
     status = my_event_status(user, event)
