@@ -11,6 +11,7 @@ from django.utils import timezone
 from accounts.tests.factories import make_user
 from events.core.tests.factories import make_event, make_org
 from events.models import Event
+from events.series.tests.recurrence_builders import make_series
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +65,37 @@ def test_a_german_viewer_reads_german_dates(client: Client) -> None:
     assert "Montag, 1. Juli 2030, 18:00 CEST" in body
     assert '<html lang="de">' in body
     assert "Kommende Veranstaltungen" in body and "Abmelden" in body
+
+
+def test_an_organiser_never_sees_their_own_drafts_or_draft_series_dates(client: Client) -> None:
+    organization = make_org()
+    make_event(organization, name="Draft Party", status=Event.Status.DRAFT)
+    series = make_series(organization)
+    make_event(organization, name="Draft Date", status=Event.Status.DRAFT, event_series=series)
+    shown = make_event(organization, name="Open Party")
+    client.force_login(organization.owner)
+    body = client.get("/").content.decode()
+    assert f'<a href="/events/{shown.pk}">Open Party</a>' in body
+    assert "Draft Party" not in body and "Draft Date" not in body
+    assert "Yoga" not in body  # the series' template, a draft too
+
+
+def test_a_cancelled_event_stays_listed_marked_cancelled(client: Client) -> None:
+    cancelled = make_event(name="Called Off", status=Event.Status.CANCELLED)
+    make_event(name="Still On")
+    body = client.get("/").content.decode()
+    line = body[body.index(f'<a href="/events/{cancelled.pk}">Called Off</a>') :]
+    assert line[: line.index("</li>")].count("Cancelled") == 1
+    still_on = body[body.index("Still On") :]
+    assert "Cancelled" not in still_on[: still_on.index("</li>")]
+
+
+def test_an_organiser_with_drafts_costs_no_more_queries(client: Client) -> None:
+    organization = make_org()
+    make_event(organization)
+    client.force_login(organization.owner)
+    one = _home_queries(client)
+    for _ in range(5):
+        make_event(organization, status=Event.Status.DRAFT)
+        make_event(organization, status=Event.Status.CANCELLED)
+    assert _home_queries(client) == one

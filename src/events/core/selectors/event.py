@@ -120,6 +120,13 @@ def list_public_events(
     return with_public_fields(events, user).order_by("start", "pk")
 
 
+def upcoming_published_events(user: AnyUser) -> QuerySet[Event]:
+    """The home page's list: `list_public_events` without drafts, which an organiser sees
+    through the API (staff see every status) but which are no one's upcoming events yet.
+    Cancelled events stay, marked by their status."""
+    return list_public_events(user).exclude(status=Event.Status.DRAFT)
+
+
 def _public_event_query(*, signed_in: bool) -> QuerySet[Event]:
     """`with_public_fields(visible_events(user), user)` for one event, its values `Param`s;
     the tiers are prefetched after (a compiled statement is one query)."""
