@@ -82,6 +82,9 @@ SERIES_REFUSALS = (
     gettext_noop("The day of the month must be between 1 and 31."),
     gettext_noop("The week of the month must be 1, 2, 3, 4 or -1 (the last)."),
     gettext_noop("Give either an end date ('until') or a count, not both."),
+    gettext_noop("The series has no upcoming draft dates to publish."),
+    gettext_noop("A split starts in the future; the past stays as it is."),
+    gettext_noop("The series starts on or after this date: edit it."),
 )
 
 #: accounts.admin_login.NOT_SITE_STAFF (gettext_lazy there; the admin's log-in form shows it).

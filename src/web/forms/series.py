@@ -38,7 +38,9 @@ RULE_FIELD_OF = {
 }
 ENDS_NEVER, ENDS_ON, ENDS_AFTER = "never", "on", "after"
 #: Fields that say nothing about the dates: their errors never hide the preview.
-NON_RULE_FIELDS = frozenset({"name", "duration", "weeks_ahead", "auto_publish"})
+NON_RULE_FIELDS = frozenset(
+    {"name", "description", "duration", "weeks_ahead", "auto_publish", "stale"}
+)
 
 
 def _weekday_choices() -> list[tuple[str, str]]:
@@ -254,26 +256,76 @@ class SeriesBuilderForm(RuleForm):
         }
 
 
+STALE_FORM_CHOICES = [
+    ("keep", _("Keep them")),
+    ("cancel", _("Cancel them")),
+]
+
+
+def _time_field() -> forms.TimeField:
+    return forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
+
+
+def _stale_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=_("Dates off the new cadence"),
+        choices=STALE_FORM_CHOICES,
+        initial="keep",
+        widget=forms.RadioSelect,
+    )
+
+
+def _local(moment: datetime, zone: str) -> datetime:
+    return moment.astimezone(get_zone(zone))
+
+
 class CadenceForm(RuleForm):
-    """`/manage/series/{id}/recurrence`: the rule's cadence; its first date stays."""
+    """`/manage/series/{id}/recurrence`: the cadence, the time of day and the dates'
+    length; the rule's first date stays (a new time moves it on the same day)."""
+
+    time = _time_field()
+    duration = forms.IntegerField(
+        label=_("Duration"),
+        min_value=1,
+        max_value=7 * 24 * 60,
+        help_text=_("In minutes."),
+    )
+    stale = _stale_field()
+
+    field_order = ["time", "duration", "timezone"]
 
     def __init__(self, *args: Any, rule: RecurrenceRule, **kwargs: Any):
         self.saved_rule = rule
         super().__init__(*args, **kwargs)
 
     def start(self) -> datetime | None:
-        return self.saved_rule.dtstart
+        at, zone = self.cleaned_data.get("time"), self.cleaned_data.get("timezone")
+        if at is None or zone is None:
+            return None
+        day = _local(self.saved_rule.dtstart, self.saved_rule.timezone).date()
+        return datetime.combine(day, at, tzinfo=get_zone(zone))
 
     def rule_changes(self) -> dict[str, Any]:
-        """Every schedule field but `dtstart` (the PATCH's fields), as chosen here."""
-        return {k: v for k, v in self.rule_fields().items() if k != "dtstart"}
+        """The schedule fields as chosen here (the recurrence PATCH's fields); `dtstart`
+        only when the time of day changed."""
+        fields = self.rule_fields()
+        if fields["dtstart"] == self.saved_rule.dtstart:
+            del fields["dtstart"]
+        return fields
+
+    def duration_minutes(self) -> int:
+        return int(self.cleaned_data["duration"])
 
 
-def cadence_initial(rule: RecurrenceRule, auto_publish: bool, weeks: int) -> dict[str, Any]:
-    """The cadence form filled with the saved rule."""
+def cadence_initial(
+    rule: RecurrenceRule, auto_publish: bool, weeks: int, duration: timedelta
+) -> dict[str, Any]:
+    """The cadence form filled with the saved rule and the template's length."""
     ends = ENDS_AFTER if rule.count is not None else ENDS_ON if rule.until else ENDS_NEVER
-    until = rule.until.astimezone(get_zone(rule.timezone)).date() if rule.until else None
+    until = _local(rule.until, rule.timezone).date() if rule.until else None
     return {
+        "time": _local(rule.dtstart, rule.timezone).strftime("%H:%M"),
+        "duration": int(duration.total_seconds() // 60),
         "timezone": rule.timezone,
         "frequency": rule.frequency,
         "interval": rule.interval,
@@ -287,6 +339,73 @@ def cadence_initial(rule: RecurrenceRule, auto_publish: bool, weeks: int) -> dic
         "count": rule.count,
         "auto_publish": auto_publish,
         "weeks_ahead": weeks,
+        "stale": "keep",
+    }
+
+
+class SplitForm(RuleForm):
+    """`/manage/series/{id}/split`: from a date on, a new series with its own rule and
+    template; the old one keeps the dates before. The window and publishing carry over
+    (the split takes no such fields), so the form does not offer them."""
+
+    starts_on = forms.DateField(
+        label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    time = _time_field()
+    name = forms.CharField(label=_("Name"), max_length=200)
+    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea)
+    stale = _stale_field()
+
+    field_order = ["starts_on", "time", "timezone"]
+
+    def __init__(self, *args: Any, rule: RecurrenceRule | None = None, **kwargs: Any):
+        self.old_rule = rule
+        super().__init__(*args, **kwargs)
+        del self.fields["auto_publish"], self.fields["weeks_ahead"]
+
+    def start(self) -> datetime | None:
+        day, at, zone = (self.cleaned_data.get(k) for k in ("starts_on", "time", "timezone"))
+        if day is None or at is None or zone is None:
+            return None
+        return datetime.combine(day, at, tzinfo=get_zone(zone))
+
+    def split_from(self, now: datetime) -> datetime:
+        """The split's `from`: the start of the chosen day in the new zone (so that day's
+        date moves whatever its time), or now when the day has begun."""
+        day, zone = self.cleaned_data["starts_on"], self.cleaned_data["timezone"]
+        return max(datetime.combine(day, time(0, 0), tzinfo=get_zone(zone)), now)
+
+    def rule_changes(self) -> dict[str, Any]:
+        """The new anchor, and the rule fields that differ from the old rule's (an
+        unchanged end is the service's to carry over: what is left of a count)."""
+        fields = self.rule_fields()
+        old = self.old_rule.schedule() if self.old_rule is not None else {}
+        return {k: v for k, v in fields.items() if k == "dtstart" or k not in old or old[k] != v}
+
+    def template_changes(self, name: str, description: str) -> dict[str, Any]:
+        """The template fields that differ from the old template's."""
+        chosen = {
+            "name": self.cleaned_data["name"].strip(),
+            "description": self.cleaned_data["description"],
+        }
+        old = {"name": name, "description": description}
+        return {k: v for k, v in chosen.items() if v != old[k]}
+
+
+def split_initial(
+    rule: RecurrenceRule, start: datetime, name: str, description: str
+) -> dict[str, Any]:
+    """The split form for the occurrence at `start`: the series' rule from that day on."""
+    local = _local(start, rule.timezone)
+    initial = cadence_initial(rule, False, 1, timedelta(0))
+    for name_ in ("auto_publish", "weeks_ahead", "duration"):
+        del initial[name_]
+    return {
+        **initial,
+        "starts_on": local.date(),
+        "time": local.strftime("%H:%M"),
+        "name": name,
+        "description": description,
     }
 
 

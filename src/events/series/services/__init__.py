@@ -14,7 +14,7 @@ each other directly, never through this file.
 | `drift` | occurrences off the current cadence, and cancelling them |
 | `cancellation` | cancelling one occurrence for good (an exdate) |
 | `propagation` | template edits pushed onto future occurrences |
-| `lifecycle` | creating, pausing, resuming and deleting a series |
+| `lifecycle` | creating, pausing, resuming, publishing and deleting a series |
 | `series_parts` | the rule and the template every operation needs |
 | `extra_dates` | one-off extra dates (RDATE): adding and removing them |
 | `split` | this and following: a series ends before a date, a new one takes over |
@@ -55,6 +55,7 @@ from events.series.services.lifecycle import (
     create_recurring_event_series,
     delete_series,
     pause_series,
+    publish_drafts,
     resume_series,
 )
 from events.series.services.occurrence_dates import occurrence_on
@@ -113,6 +114,7 @@ __all__ = [
     "pause_series",
     "plan_series_change",
     "preview_series_change",
+    "publish_drafts",
     "remove_extra_date",
     "resume_series",
     "rule_of",

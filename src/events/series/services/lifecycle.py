@@ -154,3 +154,29 @@ def delete_series(series: EventSeries) -> list[uuid.UUID]:
         extra={"series_id": str(series.pk), "events": len(cancelled)},
     )
     return cancelled
+
+
+# -- publishing ----------------------------------------------------------------------------
+def publish_drafts(series: EventSeries) -> list[uuid.UUID]:
+    """Open every upcoming draft occurrence at once (a series that does not publish
+    automatically leaves its dates as drafts); returns their ids, pk order.
+
+    Past drafts stay drafts: nobody can attend them. Under the series lock, then each
+    Event in pk order, each through `change_status` (so an opened date's waitlist gets
+    its pass). None to publish → 409 with the reason, and nothing is written.
+    """
+    with transaction.atomic():
+        locked = lock_series(series.pk)
+        drafts = Event.objects.filter(
+            event_series=locked,
+            is_template=False,
+            status=Event.Status.DRAFT,
+            start__gte=timezone.now(),
+        ).order_by("pk")
+        published = [event_service.change_status(event, Event.Status.OPEN).pk for event in drafts]
+        if not published:
+            raise Conflict("The series has no upcoming draft dates to publish.")
+    logger.info(
+        "series drafts published", extra={"series_id": str(series.pk), "events": len(published)}
+    )
+    return published

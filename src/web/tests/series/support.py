@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.test import Client
 from django.utils import timezone
 
 from events.models import EventSeries, Organization
@@ -31,3 +32,14 @@ def weekly_series(
     if generated:
         generate(series)
     return EventSeries.objects.get(pk=series.pk)
+
+
+def client_of(user: Any) -> Client:
+    """A test client signed in as `user`."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def manage_url(series: EventSeries, action: str = "") -> str:
+    return f"/manage/series/{series.pk}" + (f"/{action}" if action else "")

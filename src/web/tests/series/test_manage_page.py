@@ -185,6 +185,8 @@ class TestActions:
         response = client.post(
             page(series) + "/recurrence",
             {
+                "time": "18:00",
+                "duration": "60",
                 "timezone": "UTC",
                 "frequency": "weekly",
                 "interval": "1",
@@ -193,6 +195,8 @@ class TestActions:
                 "ends": "never",
                 "weeks_ahead": "3",
                 "auto_publish": "on",
+                "stale": "keep",
+                "apply": "1",
             },
         )
         assert response.status_code == 302, response.content.decode()[-3000:]
@@ -218,6 +222,8 @@ class TestActions:
         preview = client.post(
             page(series) + "/recurrence/preview",
             {
+                "time": "18:00",
+                "duration": "60",
                 "timezone": "UTC",
                 "frequency": "daily",
                 "interval": "1",
@@ -260,6 +266,8 @@ class TestActions:
         response = client.post(
             page(series) + "/recurrence",
             {
+                "time": "18:00",
+                "duration": "60",
                 "timezone": "UTC",
                 "frequency": "weekly",
                 "interval": "1",

@@ -1,14 +1,16 @@
 """`/manage/series/{id}/template` and `/manage/series/{id}/recurrence`: the two edits.
 
 "Edit template" is `PATCH …/event-series/{id}/template?propagate=…`'s service
-(`recurrence_service.update_template`); the cadence form is `PATCH …/recurrence`'s
-(`recurrence_service.apply_series_change`, stale dates kept), with the builder's rule
-fields and the same "Next dates" preview. Both need `edit_event_series`. The form keeps
-the rule's first date and time; the new cadence's dates are created at once, and the
-series page lists the occurrences off it as stale.
+(`recurrence_service.update_template`). "Edit time and cadence" is `POST …/preview`
+then `PATCH …/recurrence` (ADR 0024): the builder's rule fields, the time of day and the
+dates' length, the same "Next dates" preview, then the plan of the change (dates
+created, moved with their attendees, left off the cadence) before "Apply changes"
+applies it. Both need `edit_event_series`. The rule's first date stays; a new time moves
+it on the same day.
 """
 
 import uuid
+from datetime import timedelta
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -25,7 +27,8 @@ from web.middleware import writes_nothing
 from web.views.access import signed_in
 from web.views.series.builder import preview_context
 from web.views.series.errors import add_service_errors
-from web.views.series.manage import EDIT, series_url
+from web.views.series.manage import EDIT, series_url, series_zone
+from web.views.series.plan import planned_rows
 from web.views.series.rule_words import describe_rule
 
 SERVICE_REFUSALS = (InvalidInput, ValidationError, Conflict)
@@ -73,37 +76,58 @@ def _cadence_form(request: HttpRequest, series: EventSeries) -> tuple[CadenceFor
     if request.method == "POST":
         form = CadenceForm(request.POST, rule=rule)
         return form, form
-    initial = cadence_initial(rule, series.auto_publish, series.generation_window_weeks)
+    template = recurrence_service.template_of(series)
+    initial = cadence_initial(
+        rule, series.auto_publish, series.generation_window_weeks, template.end - template.start
+    )
     shown = CadenceForm(initial=initial, rule=rule)
     data = {k: v for k, v in initial.items() if v not in (None, "", False)}
     return shown, CadenceForm(data, rule=rule)
 
 
+def series_change(form: CadenceForm, series: EventSeries) -> recurrence_service.SeriesChange:
+    """The recurrence PATCH body the valid form describes; the length only when changed."""
+    template = recurrence_service.template_of(series)
+    minutes = timedelta(minutes=form.duration_minutes())
+    return recurrence_service.SeriesChange(
+        rule_changes=form.rule_changes(),
+        duration=minutes if minutes != template.end - template.start else None,
+        stale=form.cleaned_data["stale"],
+        auto_publish=form.cleaned_data["auto_publish"],
+        generation_window_weeks=form.cleaned_data["weeks_ahead"],
+    )
+
+
 @signed_in
 def edit_cadence(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
+    """GET: the saved cadence. POST: the plan of the change (what `preview` answers), with
+    "Apply changes"; POST with `apply`: the change (planned again under the lock)."""
     series = access_series_by_id(request.user, series_id, EDIT)
     form, previewed = _cadence_form(request, series)
-    status = 200
-    if request.method == "POST" and "preview" not in request.POST:
+    status, plan = 200, None
+    if request.method == "POST":
+        status = 400
         if form.is_valid():
             try:
-                change = recurrence_service.SeriesChange(
-                    rule_changes=form.rule_changes(),
-                    auto_publish=form.cleaned_data["auto_publish"],
-                    generation_window_weeks=form.cleaned_data["weeks_ahead"],
-                )
-                recurrence_service.apply_series_change(series, change)
+                change = series_change(form, series)
+                if "apply" in request.POST:
+                    recurrence_service.apply_series_change(series, change)
+                else:
+                    plan = recurrence_service.preview_series_change(series, change)
             except SERVICE_REFUSALS as exc:
                 add_service_errors(form, exc)
             else:
-                messages.success(request, gettext("The cadence was changed."))
-                return redirect(series_url(series))
-        status = 400
+                if plan is None:
+                    messages.success(request, gettext("The cadence was changed."))
+                    return redirect(series_url(series))
+                status = 200
     context = {
         "series": series,
         "form": form,
         "rule_words": describe_rule(recurrence_service.rule_of(series)),
         "preview_url": f"/manage/series/{series.pk}/recurrence/preview",
+        "plan": planned_rows(plan, series_zone(series)) if plan is not None else None,
+        "cancel_stale": form.is_bound and form.cleaned_data.get("stale") == "cancel",
         **preview_context(previewed),
     }
     return render(request, "web/series/cadence.html", context, status=status)

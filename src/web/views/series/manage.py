@@ -3,9 +3,10 @@
 Each action is the admin API route's service call behind the same permission
 (`edit_event_series`, via `access_series_by_id` = `access_series_admin` with the
 series' own organisation): generate, cancel one date, cancel the stale dates, pause,
-resume. A refusal (409/400 of the service) re-renders the page with the reason next
-to the action, with the service's status, and changes nothing; a success redirects
-back (POST → redirect → GET) with a message.
+resume, publish the drafts. A refusal (409/400 of the service) re-renders the page
+with the reason next to the action, with the service's status, and changes nothing; a
+success redirects back (POST → redirect → GET) with a message. Dates read in the
+series' own zone (`series_zone`).
 """
 
 import uuid
@@ -20,11 +21,12 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from common.errors import Conflict, EncoreError, InvalidInput
+from common.timezones import get_zone, is_valid_timezone
 from events.models import EventSeries, StaffPermission
 from events.series import services as recurrence_service
 from events.series.errors import NotAnOccurrence
 from events.series.selectors.series_pages import access_series_by_id, series_occurrences
-from web.views.access import activate_viewer_zone, signed_in
+from web.views.access import signed_in
 from web.views.series.rows import occurrence_rows
 from web.views.series.rule_words import describe_rule
 
@@ -37,13 +39,21 @@ def series_url(series: EventSeries) -> str:
     return f"/manage/series/{series.pk}"
 
 
+def series_zone(series: EventSeries) -> str:
+    """Organiser pages show a series' dates in the series' own zone (with its
+    abbreviation), whoever reads them: the dates are planned in that zone."""
+    rule = series.recurrence_rule
+    return rule.timezone if rule is not None and is_valid_timezone(rule.timezone) else "UTC"
+
+
 def page_context(
     request: HttpRequest, series: EventSeries, refused: tuple[str, str] = ("", "")
 ) -> dict[str, object]:
     """Occurrences (upcoming first, then the past, latest first) and the drift, in a
     fixed number of queries. `refused`: a date whose cancellation was refused, and why."""
     rule = series.recurrence_rule
-    zone = activate_viewer_zone(request, fallback=rule.timezone if rule else "UTC")
+    zone = series_zone(series)
+    timezone.activate(get_zone(zone))
     now = timezone.now()
     occurrences = series_occurrences(series)
     drifted = set(recurrence_service.detect_cadence_drift(series)) if rule else set()
@@ -104,6 +114,13 @@ def _cancel_stale(request: HttpRequest, series: EventSeries) -> str:
     ) % {"count": len(cancelled)}
 
 
+def _publish_drafts(request: HttpRequest, series: EventSeries) -> str:
+    published = recurrence_service.publish_drafts(series)
+    return ngettext(
+        "%(count)d draft date published.", "%(count)d draft dates published.", len(published)
+    ) % {"count": len(published)}
+
+
 def _pause(request: HttpRequest, series: EventSeries) -> str:
     recurrence_service.pause_series(series)
     return gettext("The series is paused.")
@@ -142,6 +159,7 @@ ACTIONS: dict[str, Action] = {
     "generate": _generate,
     "cancel-date": _cancel_date,
     "cancel-stale": _cancel_stale,
+    "publish-drafts": _publish_drafts,
     "pause": _pause,
     "resume": _resume,
 }

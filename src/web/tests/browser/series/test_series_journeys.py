@@ -1,5 +1,6 @@
 """The organiser's series journeys in Chromium, by role and name (docs/spec/ui.md)."""
 
+import re
 from datetime import date, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -71,18 +72,23 @@ def check_public_page(page: Page, series: EventSeries, cancelled: Event) -> None
     )
     expect(item).to_contain_text("Cancelled")
     expect(page.get_by_role("link", name="Subscribe")).to_have_attribute(
-        "href", f"/api/event-series/{series.pk}/calendar.ics"
+        "href", re.compile(rf"^webcal://.*/api/event-series/{series.pk}/calendar\.ics$")
     )
 
 
 def move_to_thursdays(page: Page, first_tuesday: date) -> None:
-    page.get_by_role("link", name="Change cadence").click()
+    page.get_by_role("link", name="Edit time and cadence").click()
     page.get_by_role("checkbox", name="Tuesday").uncheck()
     page.get_by_role("checkbox", name="Thursday").check()
     thursday = (first_tuesday + timedelta(days=2)).strftime("Thu %-d %b %Y, 18:00")
     first = page.get_by_role("list", name="Next dates").get_by_role("listitem").first
     expect(first).to_contain_text(thursday)
-    page.get_by_role("button", name="Save cadence").click()
+    page.get_by_role("button", name="Review changes").click()
+    plan = page.get_by_role("region", name="Planned changes")
+    expect(
+        plan.get_by_role("list", name="Dates added").get_by_role("listitem").first
+    ).to_contain_text(thursday)
+    plan.get_by_role("button", name="Apply changes").click()
 
 
 def test_the_organiser_builds_a_series_across_a_dst_switch_and_fixes_its_cadence(
