@@ -125,7 +125,7 @@ def test_the_organisation_page_links_team_and_settings_to_those_allowed(
     assert 'href="/manage/jazz-club/settings">Settings</a>' in owner_page
     staff_page = body(signed_in_client(make_staff(club)).get("/manage/jazz-club"))
     assert 'href="/manage/jazz-club/team">Team</a>' in staff_page
-    assert 'href="/manage/jazz-club/settings"' not in staff_page
+    assert 'class="manage-action" href="/manage/jazz-club/settings"' not in staff_page
 
 
 def test_the_settings_page_costs_a_fixed_number_of_queries(

@@ -24,7 +24,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import active_user_by_email
 from common.errors import EncoreError
-from events.core.selectors import manage as manage_selectors
 from events.core.selectors import organization as org_selectors
 from events.core.selectors.access import access_organization_admin, access_owner
 from events.core.services import staff_service
@@ -135,8 +134,6 @@ def _render(
         "people": people,
         "is_owner": is_owner,
         "add_form": add_form or AddStaffForm(),
-        "may_edit_settings": StaffPermission.EDIT_ORGANIZATION
-        in manage_selectors.permissions_of(request.user, organization),
     }
     return render(request, "web/team/team.html", context, status=status)
 
