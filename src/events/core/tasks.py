@@ -11,12 +11,16 @@ from events.core.services import event_notifications, staff_service
 
 @shared_task(name="events.send_event_notification")
 def send_event_notification_task(
-    notification_type: str, event_id: str, changed_fields: list[str] | None = None
+    notification_type: str,
+    event_id: str,
+    changed_fields: list[str] | None = None,
+    message: str = "",
 ) -> int:
     """After commit: `event_open`, `event_updated` or `event_cancelled` to the event's
-    audience, however large; returns how many people were told."""
+    audience, however large; returns how many people were told. `message`: the
+    organiser's words sent with a cancellation."""
     return event_notifications.send_event_notification(
-        notification_type, uuid.UUID(event_id), changed_fields
+        notification_type, uuid.UUID(event_id), changed_fields, message=message
     )
 
 

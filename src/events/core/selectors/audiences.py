@@ -13,11 +13,14 @@ from django.db.models.functions import Lower
 from events.core.selectors.access import LIVE_MEMBER_STATUSES
 from events.models import (
     Blacklist,
+    Event,
+    EventRSVP,
     EventSeriesFollow,
     Organization,
     OrganizationFollow,
     OrganizationMember,
     OrganizationStaff,
+    Ticket,
 )
 
 
@@ -35,6 +38,26 @@ def live_members(organization: Organization) -> Q:
 def owner_and_staff(organization: Organization) -> Q:
     return Q(pk=organization.owner_id) | Q(
         Exists(OrganizationStaff.objects.filter(organization=organization, user=OuterRef("pk")))
+    )
+
+
+def holding_tickets(event: Event) -> Q:
+    """People holding a ticket of `event` that is not cancelled."""
+    return Q(
+        Exists(
+            Ticket.objects.filter(event=event, user=OuterRef("pk")).exclude(
+                status=Ticket.Status.CANCELLED
+            )
+        )
+    )
+
+
+def going(event: Event) -> Q:
+    """People who answered yes to `event`."""
+    return Q(
+        Exists(
+            EventRSVP.objects.filter(event=event, user=OuterRef("pk"), status=EventRSVP.Status.YES)
+        )
     )
 
 

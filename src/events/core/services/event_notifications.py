@@ -75,8 +75,9 @@ def notify_event_updated(event_id: uuid.UUID, changed_fields: Sequence[str]) -> 
     _fan_out_after_commit(NotificationType.EVENT_UPDATED, event_id, list(changed_fields))
 
 
-def notify_event_cancelled(event_id: uuid.UUID) -> None:
-    _fan_out_after_commit(NotificationType.EVENT_CANCELLED, event_id)
+def notify_event_cancelled(event_id: uuid.UUID, *, message: str = "") -> None:
+    """`message`: the organiser's own words for the attendees, told with the notice."""
+    _fan_out_after_commit(NotificationType.EVENT_CANCELLED, event_id, message=message)
 
 
 def notify_tickets_created(ticket_ids: Iterable[uuid.UUID]) -> None:
@@ -106,18 +107,27 @@ def _after_commit(notification_type: str, send: Callable[[], object]) -> None:
 
 
 def _fan_out_after_commit(
-    notification_type: str, event_id: uuid.UUID, changed_fields: list[str] | None = None
+    notification_type: str,
+    event_id: uuid.UUID,
+    changed_fields: list[str] | None = None,
+    *,
+    message: str = "",
 ) -> None:
     """An event's whole audience (members, followers, attendees: any size) is told from a
     task, so the request that opened, changed or cancelled the event never waits for the
     fan-out. With the broker down it waits in the outbox: late, not lost."""
-    dispatch.after_commit(
-        "events.send_event_notification", notification_type, str(event_id), changed_fields
-    )
+    args: list[object] = [notification_type, str(event_id), changed_fields]
+    if message:  # the fourth argument only when there is one: the task's call stays the same
+        args.append(message)
+    dispatch.after_commit("events.send_event_notification", *args)
 
 
 def send_event_notification(
-    notification_type: str, event_id: uuid.UUID, changed_fields: Sequence[str] | None = None
+    notification_type: str,
+    event_id: uuid.UUID,
+    changed_fields: Sequence[str] | None = None,
+    *,
+    message: str = "",
 ) -> int:
     """The fan-out of one event-level notification (the task's body)."""
     if notification_type == NotificationType.EVENT_OPEN:
@@ -125,7 +135,7 @@ def send_event_notification(
     if notification_type == NotificationType.EVENT_UPDATED:
         return send_event_updated(event_id, changed_fields or [])
     if notification_type == NotificationType.EVENT_CANCELLED:
-        return send_event_cancelled(event_id)
+        return send_event_cancelled(event_id, message=message)
     raise ValueError(f"not an event-level notification: {notification_type!r}")
 
 
@@ -148,11 +158,11 @@ def send_event_updated(event_id: uuid.UUID, changed_fields: Sequence[str]) -> in
     return _send(NotificationType.EVENT_UPDATED, Event, [(u, context) for u in attendees(event)])
 
 
-def send_event_cancelled(event_id: uuid.UUID) -> int:
+def send_event_cancelled(event_id: uuid.UUID, *, message: str = "") -> int:
     event = _load_event(event_id)
     if event is None or event.status != Event.Status.CANCELLED:
         return 0  # un-cancelled again before this ran: nothing to tell
-    context = notification_context.event_context(event)
+    context = notification_context.event_cancelled_context(event, message)
     return _send(NotificationType.EVENT_CANCELLED, Event, [(u, context) for u in attendees(event)])
 
 
@@ -224,12 +234,10 @@ def resend_lost_rsvp_confirmations(now: datetime) -> list[tuple[str, str, str]]:
 # -- audiences: one query each, whatever their size ----------------------------------------
 def attendees(event: Event) -> list[User]:
     """People holding a non-cancelled ticket of `event`, and its YES RSVPs (each once)."""
-    holding = Ticket.objects.filter(event=event, user=OuterRef("pk")).exclude(
-        status=Ticket.Status.CANCELLED
-    )
-    going = EventRSVP.objects.filter(event=event, user=OuterRef("pk"), status=EventRSVP.Status.YES)
     return list(
-        User.objects.filter(is_active=True).filter(Exists(holding) | Exists(going)).order_by("pk")
+        User.objects.filter(is_active=True)
+        .filter(audiences.holding_tickets(event) | audiences.going(event))
+        .order_by("pk")
     )
 
 

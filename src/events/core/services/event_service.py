@@ -49,6 +49,8 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 #: Changes that attendees hear about (`event_updated`).
 NOTIFIED_FIELDS = ("start", "end", "venue_id")
 SLUG_INSERT_ATTEMPTS = 3
+#: The organiser's own words sent with a cancellation notice, at most this long.
+CANCELLATION_MESSAGE_MAX_LENGTH = 2000
 
 
 # -- create ----------------------------------------------------------------------------
@@ -222,14 +224,21 @@ def required_permission(new_status: str) -> str:
     return StaffPermission.CLOSE_EVENT
 
 
-def change_status(event: Event, new_status: str) -> Event:
+def change_status(event: Event, new_status: str, *, message: str = "") -> Event:
     """Move the event along docs/spec/domain.md's transitions; anything else → 409.
 
     Cancelling leaves tickets and RSVPs as they are (and revokes pending offers);
-    un-cancelling or opening enqueues waitlist processing.
+    un-cancelling or opening enqueues waitlist processing. `message`, the organiser's
+    own words to the attendees, goes out with the `event_cancelled` notice (ignored for
+    any other status).
     """
     if new_status not in TRANSITIONS:
         raise InvalidInput({"status": [f"Unknown status '{new_status}'."]})
+    message = message.strip() if new_status == Event.Status.CANCELLED else ""
+    if len(message) > CANCELLATION_MESSAGE_MAX_LENGTH:
+        raise InvalidInput(
+            {"message": [f"At most {CANCELLATION_MESSAGE_MAX_LENGTH} characters, please."]}
+        )
     with transaction.atomic():
         locked = lock_event(event.pk)
         old_status = locked.status
@@ -239,7 +248,7 @@ def change_status(event: Event, new_status: str) -> Event:
             raise InvalidTransition(f"The event cannot move from '{old_status}' to '{new_status}'.")
         locked.status = new_status
         locked.save(update_fields=["status", "updated_at"])
-        _after_status_change(locked, old_status)
+        _after_status_change(locked, old_status, message)
     logger.info(
         "event status changed",
         extra={"event_id": str(locked.pk), "from": old_status, "to": new_status},
@@ -247,7 +256,7 @@ def change_status(event: Event, new_status: str) -> Event:
     return locked
 
 
-def _after_status_change(event: Event, old_status: str) -> None:
+def _after_status_change(event: Event, old_status: str, message: str = "") -> None:
     event_id = event.pk
     # Un-cancelling (seed-tables) or opening: offers go only to OPEN events, so a queue
     # that waited through a cancelled, closed or draft spell gets its pass now.
@@ -255,7 +264,7 @@ def _after_status_change(event: Event, old_status: str) -> None:
         waitlist_service.enqueue_waitlist_processing(event_id)
     if event.status == Event.Status.CANCELLED:
         _revoke_pending_offers_on_cancel(event)
-        _notify_event_cancelled(event_id)
+        _notify_event_cancelled(event_id, message)
     elif event.status == Event.Status.OPEN:
         _notify_event_opened(event_id)
 
@@ -283,6 +292,7 @@ def _notify_event_opened(event_id: uuid.UUID) -> None:
     event_notifications.notify_event_opened(event_id)
 
 
-def _notify_event_cancelled(event_id: uuid.UUID) -> None:
-    """`event_cancelled` to ticket holders and YES RSVPs (called on commit)."""
-    event_notifications.notify_event_cancelled(event_id)
+def _notify_event_cancelled(event_id: uuid.UUID, message: str = "") -> None:
+    """`event_cancelled` to ticket holders and YES RSVPs (called on commit), with the
+    organiser's `message` when there is one."""
+    event_notifications.notify_event_cancelled(event_id, message=message)

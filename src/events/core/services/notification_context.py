@@ -43,6 +43,11 @@ def event_context(event: Event) -> dict[str, Any]:
     }
 
 
+def event_cancelled_context(event: Event, message: str = "") -> dict[str, Any]:
+    """`organiser_message`: what the organiser wrote to the attendees (may be empty)."""
+    return {**event_context(event), "organiser_message": message}
+
+
 def event_updated_context(event: Event, changed_fields: Sequence[str]) -> dict[str, Any]:
     """`changed_fields` as "start" / "end" / "venue", with the new end and venue to show.
 

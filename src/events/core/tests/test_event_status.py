@@ -108,7 +108,11 @@ class TestEffects:
         revoked: list[Any] = []
         notified: list[Any] = []
         monkeypatch.setattr(event_service, "_revoke_pending_offers_on_cancel", revoked.append)
-        monkeypatch.setattr(event_service, "_notify_event_cancelled", notified.append)
+        monkeypatch.setattr(
+            event_service,
+            "_notify_event_cancelled",
+            lambda event_id, message="": notified.append(event_id),
+        )
         event = make_event(status="open")
         with django_capture_on_commit_callbacks(execute=True):
             _post(api, event, "cancelled")

@@ -93,7 +93,8 @@ def test_each_transition_changes_the_status_and_comes_back(
     owner = make_user()
     event = make_event(make_org(owner), status=before)
     client = signed_in_client(owner)
-    response = client.post(f"/manage/events/{event.pk}/status/{target}")
+    # "Cancel event" asks first (test_cancel_event); the answer "yes" comes with the post.
+    response = client.post(f"/manage/events/{event.pk}/status/{target}", {"confirmed": "yes"})
     assert response.status_code == 302
     assert response["Location"] == f"/manage/events/{event.pk}"
     event.refresh_from_db()

@@ -8,6 +8,8 @@
   to the viewer are shown.
 - "Check in" is the API's check-in (`check_in_attendees`): `ticket_admin_service.check_in`
   for a ticket row, `admin_rsvp_service.check_in_rsvp` for a YES RSVP row.
+"Cancel event" asks first (`web.views.confirm`): the confirmation names how many people
+are told, and offers an optional "Message to attendees" that goes out with the notice.
 A refusal (400 / 409) re-renders the overview with the message next to its button.
 """
 
@@ -17,18 +19,20 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from common.errors import EncoreError, InvalidInput
 from events.core.eligibility.capacity import SeatState
 from events.core.selectors import manage as manage_selectors
 from events.core.selectors.access import access_event_admin
+from events.core.selectors.cancellation import cancellation_audience
 from events.core.services import admin_rsvp_service, event_service
 from events.models import Event, StaffPermission
 from events.ticketing.services import ticket_admin as ticket_admin_service
 from events.waitlist.selectors.queue import held_offer_count
 from web.views.access import signed_in, viewer_zone
+from web.views.confirm import MESSAGE, confirm_first
 from web.views.manage import is_refusal
 
 #: The status buttons of docs/spec/ui.md, in the order shown: (target status, button name).
@@ -87,14 +91,67 @@ def change_status(request: HttpRequest, event_id: uuid.UUID, status: str) -> Htt
         message = str(error.extra["errors"]["status"][0])
         return _overview(request, event, status_refusal=message, status=400)
     event = access_event_admin(request.user, event_id, event_service.required_permission(status))
+    message = ""
+    if status == Event.Status.CANCELLED and _may_move(event, status):
+        asked = confirm_first(
+            request,
+            action=gettext("Cancel event"),
+            consequence=cancellation_consequence(event),
+            yes_label=gettext("Yes, cancel the event"),
+            keep_url=f"/manage/events/{event_id}",
+            message_field=True,
+        )
+        if asked is not None:
+            return asked
+        message = request.POST.get(MESSAGE, "")
     try:
-        event_service.change_status(event, status)
+        event_service.change_status(event, status, message=message)
     except EncoreError as error:
         if not is_refusal(error):
             raise
         event = manage_selectors.access_attendees(request.user, event_id)
         return _overview(request, event, status_refusal=str(error.detail), status=error.status_code)
     return redirect(f"/manage/events/{event_id}")
+
+
+def _may_move(event: Event, status: str) -> bool:
+    """Whether asking makes sense: a refused move is refused at once, without a question."""
+    return not event.is_template and status in event_service.TRANSITIONS[event.status]
+
+
+def cancellation_consequence(event: Event) -> str:
+    """Who hears of the cancellation, and who does not, in the words of the confirmation."""
+    audience = cancellation_audience(event)
+    if audience.told:
+        sentences = [
+            ngettext(
+                "%(count)d attendee will be told.",
+                "%(count)d attendees will be told.",
+                audience.told,
+            )
+            % {"count": audience.told}
+        ]
+    else:
+        sentences = [gettext("Nobody has registered, so nobody will be told.")]
+    if audience.ticket_holders:
+        sentences.append(
+            ngettext(
+                "%(count)d of them holds tickets, which stay as they are until you refund them.",
+                "%(count)d of them hold tickets, which stay as they are until you refund them.",
+                audience.ticket_holders,
+            )
+            % {"count": audience.ticket_holders}
+        )
+    if audience.waiting:
+        sentences.append(
+            ngettext(
+                "%(count)d person on the waitlist keeps their place and is not told.",
+                "%(count)d people on the waitlist keep their place and are not told.",
+                audience.waiting,
+            )
+            % {"count": audience.waiting}
+        )
+    return " ".join(sentences)
 
 
 @require_POST
