@@ -28,6 +28,7 @@ from events.core.eligibility.my_status import (
 from events.core.eligibility.types import EventUserEligibility
 from events.core.selectors.access import AnyUser, is_authenticated
 from events.models import Event, EventRSVP, Ticket, TicketTier
+from events.ticketing.selectors.payment_due import OfflineDue, offline_due
 from events.waitlist.selectors.eta import Eta
 
 ANONYMOUS = "anonymous"
@@ -151,6 +152,18 @@ class Situation:
         if self.status is None:
             return []
         return [t for t in self.status.tickets if t.status != Ticket.Status.CANCELLED]
+
+    @property
+    def payment_due(self) -> OfflineDue | None:
+        """What the viewer owes for tickets paid offline, with the organisation's
+        instructions and the references to quote (None when nothing is owed)."""
+        pending = [
+            t for t in self.tickets if t.status == Ticket.Status.PENDING and not t.paid_online
+        ]
+        if not pending:
+            return None
+        tiers = list(self.event.ticket_tiers.all())  # prefetched by `get_public_event`
+        return offline_due(pending, tiers, self.event.organization.payment_instructions)
 
     @property
     def state(self) -> str:
