@@ -22,6 +22,7 @@ urlpatterns = [
     path("signup", account.signup_page, name="signup"),
     path("signup/finish/<uidb64>/<token>", account.signup_finish_page, name="signup-finish"),
     path("images/<uuid:image_id>", images.image, name="image"),
+    path("favicon.ico", images.favicon, name="favicon"),
     *me_urls.urlpatterns,
     *event_urls.urlpatterns,
     *series_urls.urlpatterns,

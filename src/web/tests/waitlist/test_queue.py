@@ -16,7 +16,7 @@ from web.tests.waitlist.support import active_event, offer, queue, url
 pytestmark = pytest.mark.django_db
 
 ROW = re.compile(
-    r'<tr id="entry-[^"]+">\s*<td>(?P<position>[^<]+)</td>.*?'
+    r'<tr id="entry-[^"]+">\s*<td[^>]*>(?P<position>[^<]+)</td>.*?'
     r'<span class="person-email">(?P<email>[^<]+)</span>',
     re.S,
 )
