@@ -392,21 +392,12 @@ class SplitForm(RuleForm):
         return {k: v for k, v in chosen.items() if v != old[k]}
 
 
-def split_initial(
-    rule: RecurrenceRule, start: datetime, name: str, description: str
-) -> dict[str, Any]:
-    """The split form for the occurrence at `start`: the series' rule from that day on."""
-    local = _local(start, rule.timezone)
+def split_initial(rule: RecurrenceRule, day: date, name: str, description: str) -> dict[str, Any]:
+    """The split form from `day` on: the series' rule, time and template as they are."""
     initial = cadence_initial(rule, False, 1, timedelta(0))
-    for name_ in ("auto_publish", "weeks_ahead", "duration"):
-        del initial[name_]
-    return {
-        **initial,
-        "starts_on": local.date(),
-        "time": local.strftime("%H:%M"),
-        "name": name,
-        "description": description,
-    }
+    for field in ("auto_publish", "weeks_ahead", "duration"):
+        del initial[field]
+    return {**initial, "starts_on": day, "name": name, "description": description}
 
 
 PROPAGATE_CHOICES = [

@@ -10,7 +10,17 @@ from common.errors import EncoreError
 from web.forms.series import RULE_FIELD_OF
 
 #: A service or model field name → the page field (the rest go to the form's top).
-PAGE_FIELD_OF = {**RULE_FIELD_OF, "name": "name", "end": "duration", "start": "starts_on"}
+PAGE_FIELD_OF = {
+    **RULE_FIELD_OF,
+    "name": "name",
+    "end": "duration",
+    "start": "starts_on",
+    "from": "starts_on",
+    "template.name": "name",
+    "template.description": "description",
+    "duration": "duration",
+    "stale": "stale",
+}
 
 
 def add_service_errors(form: forms.Form, exc: Exception) -> None:

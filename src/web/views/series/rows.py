@@ -12,6 +12,7 @@ from typing import TypedDict
 from django.utils.translation import gettext, pgettext
 
 from common.human_time import human_formatter
+from common.timezones import get_zone
 from events.models import Event
 
 
@@ -21,6 +22,8 @@ class Row(TypedDict):
     href: str
     name: str
     iso: str
+    #: The local date in the rows' zone ("Split from here" starts on it).
+    day: str
     when: str
     state: str
     cancelled: bool
@@ -41,6 +44,7 @@ def occurrence_rows(
 ) -> list[Row]:
     """`refusal`: (the ISO start of the refused date, the reason shown in its row)."""
     when = human_formatter(zone_name)
+    zone = get_zone(zone_name)
     labels = state_labels()
     modified = gettext("modified")
     rows = []
@@ -53,6 +57,7 @@ def occurrence_rows(
                 href=f"/events/{event.pk}",
                 name=event.name,
                 iso=event.start.isoformat(),
+                day=event.start.astimezone(zone).date().isoformat(),
                 when=when(event.start),
                 state=state,
                 cancelled=event.status == Event.Status.CANCELLED,

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from web.views.series import builder, details, edit, manage, public
+from web.views.series import builder, details, edit, manage, public, split
 
 urlpatterns: list[URLPattern] = [
     path(
@@ -34,6 +34,12 @@ urlpatterns: list[URLPattern] = [
         "manage/series/<uuid:series_id>/recurrence/preview",
         edit.preview_cadence,
         name="series-cadence-preview",
+    ),
+    path("manage/series/<uuid:series_id>/split", split.split, name="series-split"),
+    path(
+        "manage/series/<uuid:series_id>/split/preview",
+        split.preview_split,
+        name="series-split-preview",
     ),
     *[
         path(
