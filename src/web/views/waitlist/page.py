@@ -84,7 +84,9 @@ def render_page(
     queue, queue_rows = rows.queue_page(
         event, rows.page_number(request, "queue_page"), now, refusal
     )
-    offers, offer_rows = rows.offers_page(event, rows.page_number(request, "offers_page"), refusal)
+    offers, offer_rows = rows.offers_page(
+        event, rows.page_number(request, "offers_page"), refusal, now
+    )
     context: dict[str, Any] = {
         "event": event,
         "zone": zone,

@@ -27,9 +27,6 @@ STATUS_LABELS: dict[str, Promise] = {
     Status.EXPIRED: _("Expired"),
     Status.REVOKED: _("Revoked"),
 }
-#: An EXPIRED offer with `declined_at` was handed back by its holder, not left to lapse
-#: (the statistics count it as declined, so the row says so too).
-DECLINED = "declined"
 DECLINED_LABEL = _("Declined")
 REASON_LABELS = {
     WaitlistOffer.RevokedReason.ORGANIZER: _("by an organiser"),
@@ -86,13 +83,13 @@ def queue_page(
 
 
 def offers_page(
-    event: Event, number: str, refusal: Refusal | None
+    event: Event, number: str, refusal: Refusal | None, now: datetime
 ) -> tuple[Page[WaitlistOffer], list[OfferRow]]:
     page = Paginator(offer_selectors.admin_offers(event.pk), PAGE_SIZE).get_page(number)
     rows = [
         OfferRow(
             offer,
-            status_label(offer),
+            status_label(offer, now),
             str(REASON_LABELS.get(offer.revoked_reason, "")) if offer.revoked_reason else "",
             offer.status == Status.PENDING,
             # What `reactivate_admin_offer` accepts: lapsed, declined or revoked offers.
@@ -104,16 +101,10 @@ def offers_page(
     return page, rows
 
 
-def status_key(offer: WaitlistOffer) -> str:
-    """The offer's state as the page and the statistics tell them apart ("declined"
-    for an EXPIRED offer its holder handed back)."""
-    if offer.status == Status.EXPIRED and offer.declined_at is not None:
-        return DECLINED
-    return str(offer.status)
-
-
-def status_label(offer: WaitlistOffer) -> str:
-    if status_key(offer) == DECLINED:
+def status_label(offer: WaitlistOffer, now: datetime) -> str:
+    """The offer's status, "Declined" for an EXPIRED offer its holder handed back (as the
+    statistics and the holder's inbox tell them apart)."""
+    if offer_selectors.offer_outcome(offer, now) == offer_selectors.DECLINED:
         return str(DECLINED_LABEL)
     return str(STATUS_LABELS.get(offer.status, offer.status))
 
