@@ -30,6 +30,7 @@ from events.models import (
     Payment,
     PaymentRefund,
     RecurrenceRule,
+    StoredImage,
     StripeConnection,
     StripeEvent,
     Ticket,
@@ -64,6 +65,7 @@ class OrganizationAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "owner__email"]
     prepopulated_fields = {"slug": ("name",)}
     autocomplete_fields = ["owner"]
+    raw_id_fields = ["logo"]
     inlines = [StaffInline]
 
 
@@ -154,6 +156,15 @@ class TicketTierInline(admin.TabularInline):
     readonly_fields = ["quantity_sold"]
 
 
+@admin.register(StoredImage)
+class StoredImageAdmin(ReadOnlyAdmin):
+    """Read-only: a picture is re-encoded by the image service when an organiser uploads it;
+    the bytes themselves are never shown here."""
+
+    list_display = ["id", "content_type", "width", "height", "created_at"]
+    exclude = ["data"]
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     list_display = [
@@ -169,6 +180,7 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "organization__name"]
     date_hierarchy = "start"
     readonly_fields = ["attendee_count", "status"]
+    raw_id_fields = ["cover_image"]
     inlines = [TicketTierInline]
 
 
