@@ -75,7 +75,9 @@ def test_remove_deletes_the_entry_and_revokes_its_pending_offer(client: Client) 
     event = active_event()
     held = offer(event)
     entry = EventWaitList.objects.get(event=event, user=held.user)
-    response = _owner_client(client, event).post(url(event, f"/entries/{entry.pk}/remove"))
+    response = _owner_client(client, event).post(
+        url(event, f"/entries/{entry.pk}/remove"), {"confirmed": "yes"}
+    )
     assert response.status_code == 302
     assert not EventWaitList.objects.filter(pk=entry.pk).exists()
     held.refresh_from_db()
@@ -86,7 +88,7 @@ def test_revoke_then_reactivate(client: Client) -> None:
     event = active_event()
     held = offer(event)
     client = _owner_client(client, event)
-    response = client.post(url(event, f"/offers/{held.pk}/revoke"))
+    response = client.post(url(event, f"/offers/{held.pk}/revoke"), {"confirmed": "yes"})
     assert response.status_code == 302
     held.refresh_from_db()
     assert (held.status, held.revoked_reason) == (Status.REVOKED, "organizer")

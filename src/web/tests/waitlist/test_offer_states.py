@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import make_user
 from events.core.tests.factories import fill_with_rsvps
-from events.models import Event, WaitlistOffer, WaitlistQueueSample
+from events.models import Event, EventWaitList, WaitlistOffer, WaitlistQueueSample
 from web.tests.waitlist.support import Status, active_event, offer, queue, url
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +98,49 @@ def test_the_queue_chart_names_its_axes(client: Client) -> None:
     assert '<ol class="queue-chart-y-ticks"><li>4</li><li>0</li></ol>' in figure
     assert '<span class="queue-chart-x-title">Time</span>' in figure
     assert "<span>now</span>" in figure
+
+
+class TestAskFirst:
+    def test_revoke_names_the_person_and_changes_nothing_until_yes(self, client: Client) -> None:
+        event = active_event()
+        held = offer(event, make_user("ana@example.com"))
+        client.force_login(event.organization.owner)
+        asked = client.post(url(event, f"/offers/{held.pk}/revoke"))
+        assert asked.status_code == 200
+        body = asked.content.decode()
+        assert "ana@example.com loses the held seat and is told." in body
+        assert ">Yes, revoke</button>" in body and ">Keep it</a>" in body
+        held.refresh_from_db()
+        assert held.status == Status.PENDING
+        done = client.post(url(event, f"/offers/{held.pk}/revoke"), {"confirmed": "yes"})
+        assert done.status_code == 302
+        held.refresh_from_db()
+        assert held.status == Status.REVOKED
+
+    def test_remove_names_the_person_and_changes_nothing_until_yes(self, client: Client) -> None:
+        event = active_event()
+        entry = queue(event, 1)[0]
+        client.force_login(event.organization.owner)
+        asked = client.post(url(event, f"/entries/{entry.pk}/remove"))
+        body = asked.content.decode()
+        assert f"{entry.user.email} leaves the queue" in body and ">Yes, remove</button>" in body
+        assert EventWaitList.objects.filter(pk=entry.pk).exists()
+        client.post(url(event, f"/entries/{entry.pk}/remove"), {"confirmed": "yes"})
+        assert not EventWaitList.objects.filter(pk=entry.pk).exists()
+
+    def test_both_forms_ask_through_the_shared_dialog(self, client: Client) -> None:
+        event = active_event()
+        held = offer(event)
+        body = owner_page(client, event)
+        assert f'action="{url(event)}/offers/{held.pk}/revoke" data-confirm' in body
+        assert '/remove" data-confirm' in body
+
+    def test_revoking_an_offer_no_longer_pending_is_refused_in_its_row(
+        self, client: Client
+    ) -> None:
+        event = active_event()
+        claimed = offer(event, status=Status.CLAIMED)
+        client.force_login(event.organization.owner)
+        response = client.post(url(event, f"/offers/{claimed.pk}/revoke"))
+        assert response.status_code == 404
+        assert "No pending offer with this id." in response.content.decode()

@@ -102,7 +102,7 @@ def test_staff_with_invite_to_event_only_see_the_lists_and_may_remove(
     for action in (offer_seat, revoke, reactivate):
         assert client.post(action).status_code == 403
     assert _state(event) == before
-    assert client.post(remove).status_code == 302
+    assert client.post(remove, {"confirmed": "yes"}).status_code == 302
     assert EventWaitList.objects.filter(event=event).count() == 1
 
 

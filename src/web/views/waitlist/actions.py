@@ -7,6 +7,8 @@
 | "Revoke" | POST .../waitlist-offers/{id}/revoke | manage_event | `revoke_offer` |
 | "Reactivate" | POST .../waitlist-offers/{id}/reactivate | manage_event | `reactivate_admin_offer` |
 
+"Remove" and "Revoke" ask first (`confirm_first`): the first POST only names the person
+and what they lose; the second, with `confirmed=yes`, acts.
 Done → back to the page (POST, redirect, GET; the table pages kept). Refused (409 no
 free seat, 400 a deadline the event cannot take, 404 a row gone meanwhile) → the page
 again with the refusal in the row it was asked from, status as the API's, nothing
@@ -27,9 +29,11 @@ from django.views.decorators.http import require_POST
 from common.errors import EncoreError, InvalidInput, NotFound
 from events.core.selectors import event_admin as admin_selectors
 from events.core.selectors.access import access_event_admin
-from events.models import Event
+from events.models import Event, WaitlistOffer
 from events.waitlist import services as waitlist_service
+from events.waitlist.selectors import offers as offer_selectors
 from web.views.access import signed_in, viewer_zone
+from web.views.confirm import confirm_first
 from web.views.waitlist import rows
 from web.views.waitlist.page import MANAGE_PERMISSION, VIEW_PERMISSION, page_url, render_page
 
@@ -80,10 +84,30 @@ def offer_seat(request: HttpRequest, event_id: uuid.UUID, entry_id: uuid.UUID) -
     )
 
 
+def _keep_url(request: HttpRequest, event: Event) -> str:
+    return page_url(
+        event.pk, rows.page_number(request, "queue_page"), rows.page_number(request, "offers_page")
+    )
+
+
 @signed_in
 @require_POST
 def remove_entry(request: HttpRequest, event_id: uuid.UUID, entry_id: uuid.UUID) -> HttpResponse:
     event = access_event_admin(request.user, event_id, VIEW_PERMISSION)
+    try:
+        entry = admin_selectors.get_waitlist_entry(event, entry_id)
+    except NotFound:
+        entry = None  # gone meanwhile: the service's refusal says so in the row
+    if entry is not None:
+        asked = confirm_first(
+            request,
+            action=gettext("Remove"),
+            consequence=gettext("%(email)s leaves the queue and loses any seat held for them.")
+            % {"email": entry.user.email},
+            keep_url=_keep_url(request, event),
+        )
+        if asked is not None:
+            return asked
     return _act(
         request,
         event,
@@ -96,6 +120,21 @@ def remove_entry(request: HttpRequest, event_id: uuid.UUID, entry_id: uuid.UUID)
 @require_POST
 def revoke_offer(request: HttpRequest, event_id: uuid.UUID, offer_id: uuid.UUID) -> HttpResponse:
     event = access_event_admin(request.user, event_id, MANAGE_PERMISSION)
+    pending = (
+        offer_selectors.admin_offers(event.pk, WaitlistOffer.WaitlistOfferStatus.PENDING)
+        .filter(pk=offer_id)
+        .first()
+    )
+    if pending is not None:  # else the service's 404 is shown in the row
+        asked = confirm_first(
+            request,
+            action=gettext("Revoke"),
+            consequence=gettext("%(email)s loses the held seat and is told.")
+            % {"email": pending.user.email},
+            keep_url=_keep_url(request, event),
+        )
+        if asked is not None:
+            return asked
     return _act(
         request,
         event,
