@@ -8,6 +8,7 @@ no such series), 403 without the permission.
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
 from common.errors import NotFound
 from events.core.selectors.access import AnyUser
@@ -64,3 +65,12 @@ def series_link_of(event: Event) -> SeriesLink | None:
         return None
     name, slug, org_slug = found
     return SeriesLink(name=name, url=f"/events/{org_slug}/series/{slug}")
+
+
+def occurrence_at(series: EventSeries, moment: datetime) -> Event | None:
+    """The occurrence starting at `moment`, with its attendee count, if there is one."""
+    return (
+        Event.objects.filter(event_series=series, is_template=False, start=moment)
+        .only("id", "start", "attendee_count", "timezone")
+        .first()
+    )

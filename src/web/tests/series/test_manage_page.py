@@ -111,7 +111,8 @@ class TestActions:
         first = occurrences(series)[0]
         client = signed_in(series.organization.owner)
         response = client.post(
-            page(series) + "/cancel-date", {"occurrence_date": first.start.isoformat()}
+            page(series) + "/cancel-date",
+            {"occurrence_date": first.start.isoformat(), "confirmed": "yes"},
         )
         assert response.status_code == 302
         first.refresh_from_db()
@@ -126,7 +127,8 @@ class TestActions:
         # A moved date is no instant of the rule: 400 not_an_occurrence once it is gone.
         Event.objects.filter(pk=first.pk).update(event_series=None)
         response = signed_in(series.organization.owner).post(
-            page(series) + "/cancel-date", {"occurrence_date": first.start.isoformat()}
+            page(series) + "/cancel-date",
+            {"occurrence_date": first.start.isoformat(), "confirmed": "yes"},
         )
         assert response.status_code == 400
         assert (
@@ -140,7 +142,8 @@ class TestActions:
         plain = EventSeries.objects.create(organization=org, name="Plain", slug="plain")
         event = make_event(org, event_series=plain)
         response = signed_in(org.owner).post(
-            f"/manage/series/{plain.pk}/cancel-date", {"occurrence_date": event.start.isoformat()}
+            f"/manage/series/{plain.pk}/cancel-date",
+            {"occurrence_date": event.start.isoformat(), "confirmed": "yes"},
         )
         assert response.status_code == 409
         row = row_of(response.content.decode(), event)
@@ -159,7 +162,7 @@ class TestActions:
         first = occurrences(series)[0]
         naive = first.start.replace(tzinfo=None).isoformat()
         response = signed_in(series.organization.owner).post(
-            page(series) + "/cancel-date", {"occurrence_date": naive}
+            page(series) + "/cancel-date", {"occurrence_date": naive, "confirmed": "yes"}
         )
         assert response.status_code == 400
         assert "Give the time with its UTC offset." in response.content.decode()

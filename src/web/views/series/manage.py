@@ -21,12 +21,18 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from common.errors import Conflict, EncoreError, InvalidInput
+from common.human_time import format_human
 from common.timezones import get_zone, is_valid_timezone
 from events.models import EventSeries, StaffPermission
 from events.series import services as recurrence_service
 from events.series.errors import NotAnOccurrence
-from events.series.selectors.series_pages import access_series_by_id, series_occurrences
+from events.series.selectors.series_pages import (
+    access_series_by_id,
+    occurrence_at,
+    series_occurrences,
+)
 from web.views.access import signed_in
+from web.views.confirm import confirm_first
 from web.views.series.rows import occurrence_rows
 from web.views.series.rule_words import describe_rule
 
@@ -98,13 +104,39 @@ def _generate(request: HttpRequest, series: EventSeries) -> str:
     }
 
 
-def _cancel_date(request: HttpRequest, series: EventSeries) -> str:
+def _moment(request: HttpRequest) -> datetime:
     try:
-        moment = datetime.fromisoformat(request.POST.get("occurrence_date", ""))
+        return datetime.fromisoformat(request.POST.get("occurrence_date", ""))
     except ValueError as exc:
         raise InvalidInput({"occurrence_date": [gettext("Not a date and time.")]}) from exc
-    recurrence_service.cancel_occurrence(series, moment)
+
+
+def _cancel_date(request: HttpRequest, series: EventSeries) -> str:
+    recurrence_service.cancel_occurrence(series, _moment(request))
     return gettext("The date was cancelled.")
+
+
+def _ask_before_cancelling_a_date(request: HttpRequest, series: EventSeries) -> HttpResponse | None:
+    """ "Cancel this date" asks first, naming the date and how many people are told."""
+    moment = _moment(request)
+    if timezone.is_naive(moment):
+        return None  # the service refuses it with its reason; there is nothing to ask
+    event = occurrence_at(series, moment)
+    attendees = event.attendee_count if event is not None else 0
+    told = (
+        ngettext("%(count)d attendee will be told.", "%(count)d attendees will be told.", attendees)
+        % {"count": attendees}
+        if attendees
+        else gettext("Nobody has signed up for it yet.")
+    )
+    when = format_human(moment, series_zone(series))
+    consequence = gettext("The date %(when)s is cancelled for good.") % {"when": when}
+    return confirm_first(
+        request,
+        action=gettext("Cancel this date"),
+        consequence=f"{consequence} {told}",
+        keep_url=series_url(series),
+    )
 
 
 def _cancel_stale(request: HttpRequest, series: EventSeries) -> str:
@@ -137,6 +169,10 @@ def series_action(name: str, action: Action) -> Callable[..., HttpResponse]:
     def view(request: HttpRequest, series_id: uuid.UUID) -> HttpResponse:
         series = access_series_by_id(request.user, series_id, EDIT)
         try:
+            ask = ASK_FIRST.get(name)
+            asked = ask(request, series) if ask is not None else None
+            if asked is not None:
+                return asked
             done = action(request, series)
         except REFUSALS as exc:
             reason = reason_of(exc)
@@ -162,4 +198,8 @@ ACTIONS: dict[str, Action] = {
     "publish-drafts": _publish_drafts,
     "pause": _pause,
     "resume": _resume,
+}
+#: Actions that ask first (`web.views.confirm`): the confirmation, or None once confirmed.
+ASK_FIRST: dict[str, Callable[[HttpRequest, EventSeries], HttpResponse | None]] = {
+    "cancel-date": _ask_before_cancelling_a_date,
 }

@@ -58,6 +58,9 @@ def preview_then_create(page: Page, first_tuesday: date) -> EventSeries:
 def cancel_one_date(page: Page, event: Event) -> None:
     row = page.get_by_role("row").filter(has=page.locator(f'a[href="/events/{event.pk}"]'))
     row.get_by_role("button", name="Cancel this date").click()
+    dialog = page.get_by_role("dialog", name="Cancel this date?")
+    expect(dialog).to_contain_text("Nobody has signed up for it yet.")
+    dialog.get_by_role("button", name="Yes, cancel this date").click()
     expect(page.get_by_role("status")).to_contain_text("The date was cancelled.")
     expect(row).to_contain_text("Cancelled")
 
