@@ -7,7 +7,7 @@ UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 PY := $(CURDIR)/.venv/bin/python
 MANAGE := cd src && $(PY) manage.py
 
-.PHONY: run test install lint bench migrate demo serve clean contract
+.PHONY: run test install lint bench migrate demo serve clean contract screens
 
 $(CURDIR)/.tools/bin/uv:
 	python3 -m venv $(CURDIR)/.tools
@@ -47,6 +47,11 @@ contract: install
 	cd src && DJANGO_SETTINGS_MODULE=encore.pytest_settings $(PY) -c "import django; django.setup(); \
 	from encore.tests.test_contract_snapshots import OPENAPI, ROUTES, openapi_text, routes_text; \
 	OPENAPI.write_text(openapi_text()); ROUTES.write_text(routes_text())"
+
+## A screenshot of every page of docs/spec/ui.md at 1280 and 390 px into docs/screens/:
+## the demo of `make run` in a throwaway directory, Debian's Chromium (CHROMIUM_PATH).
+screens: install
+	$(PY) scripts/screens.py
 
 bench: install
 	$(PY) -m bench
