@@ -45,10 +45,17 @@ def register_user(
     first_name: str = "",
     last_name: str = "",
     timezone: str = "UTC",
+    language: str = "en",
 ) -> User:
     """The new user, or for a taken address an unsaved look-alike (see the module doc)."""
     email = normalize_email(email)
-    candidate = User(email=email, first_name=first_name, last_name=last_name, timezone=timezone)
+    candidate = User(
+        email=email,
+        first_name=first_name,
+        last_name=last_name,
+        timezone=timezone,
+        language=language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE,
+    )
     errors: dict[str, list[str]] = {}
     _collect(errors, "email", lambda: validate_email(email))
     _collect(errors, "timezone", lambda: validate_timezone(timezone))

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.service import signup_link
@@ -89,7 +89,8 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup_page(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    """The account takes the browser's zone (sent by zones.js) and the page's language."""
+    form = SignupForm(request.POST or None, initial={"language": get_language()})
     if request.method != "POST":
         return _account_page(request, SIGNUP, form)
     if form.is_valid():
@@ -98,6 +99,8 @@ def signup_page(request: HttpRequest) -> HttpResponse:
                 email=form.cleaned_data["email"],
                 password=form.cleaned_data["password"],
                 first_name=form.cleaned_data["name"],
+                timezone=form.cleaned_data["timezone"],
+                language=form.cleaned_data["language"],
             )
         except ValidationError as error:
             for field, messages in error.message_dict.items():

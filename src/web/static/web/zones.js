@@ -1,8 +1,15 @@
-// Time-zone fields (select[data-zone-select], web/forms/zones.py): a filter field above
-// the select that hides the zones whose name does not contain what is typed, and the
-// regions left empty. Without JavaScript the select is a plain grouped list.
+// Time zones in forms. Sign-up's hidden input[data-browser-zone] gets the browser's zone
+// (the server checks it; without JavaScript the account starts in UTC). Time-zone fields
+// (select[data-zone-select], web/forms/zones.py) get a filter field above the select that
+// hides the zones whose name does not contain what is typed, and the regions left empty;
+// without JavaScript the select is a plain grouped list.
 (function () {
   "use strict";
+  var zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+  Array.prototype.forEach.call(document.querySelectorAll("input[data-browser-zone]"), function (input) {
+    if (zone && !input.value) input.value = zone;
+  });
   var count = 0;
   function norm(text) { return text.toLowerCase().replace(/[_/]+/g, " "); }
 
