@@ -31,7 +31,7 @@ from events.core.services import admin_rsvp_service, event_service
 from events.models import Event, StaffPermission
 from events.ticketing.services import ticket_admin as ticket_admin_service
 from events.waitlist.selectors.queue import held_offer_count
-from web.views.access import signed_in, viewer_zone
+from web.views.access import event_zone, signed_in
 from web.views.confirm import MESSAGE, confirm_first
 from web.views.manage import is_refusal
 
@@ -220,7 +220,7 @@ def _check_in_answer(
         ),
         "may_check_in": True,
         "check_in_refusal": refusal,
-        "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
+        "zone": event_zone(event),
     }
     return render(request, "web/manage/_check_in_answer.html", context)
 
@@ -304,6 +304,6 @@ def _overview(
         # the message goes above the table instead.
         "check_in_refusal_elsewhere": check_in_refusal is not None
         and all(row.id != check_in_refusal["id"] for row in attendees.rows),
-        "zone": viewer_zone(request, fallback=event.timezone or "UTC"),
+        "zone": event_zone(event),
     }
     return render(request, "web/manage/overview.html", context, status=status)
