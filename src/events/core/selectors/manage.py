@@ -27,7 +27,9 @@ from events.models import (
     Ticket,
 )
 from events.ticketing.selectors import tickets as ticket_selectors
+from events.ticketing.selectors.revenue import Revenue, event_revenue
 from events.utils.money import to_major
+from events.waitlist.selectors.queue import held_offer_count
 
 LIST_CAP = 100
 #: An organisation's page lists at most this many upcoming and past events.
@@ -195,4 +197,33 @@ def _rsvp_attendee(rsvp: EventRSVP) -> Attendee:
         detail="",
         status=rsvp.status,
         checked_in_at=rsvp.checked_in_at,
+    )
+
+
+@dataclass(frozen=True)
+class EventFigures:
+    """The overview's figures at the top: the seats, who came, and the money."""
+
+    taken: int  # seats sold or RSVP'd
+    held: int  # held for the waitlist (live, non-cutoff offers)
+    checked_in: int
+    revenue: list[Revenue]  # per currency; [] for an RSVP event or one that sells nothing
+
+
+def event_figures(event: Event) -> EventFigures:
+    """Two queries for an RSVP event (held seats, check-ins), four for a ticketed one (and
+    the takings, online and offline), whatever the number of attendees."""
+    if event.requires_ticket:
+        checked_in = Ticket.objects.filter(event=event, status=Ticket.Status.CHECKED_IN).count()
+        revenue = event_revenue(event)
+    else:
+        checked_in = EventRSVP.objects.filter(
+            event=event, status=EventRSVP.Status.YES, checked_in_at__isnull=False
+        ).count()
+        revenue = []
+    return EventFigures(
+        taken=event.attendee_count,
+        held=held_offer_count(event.pk, None),
+        checked_in=checked_in,
+        revenue=revenue,
     )

@@ -30,7 +30,6 @@ from events.core.selectors.cancellation import cancellation_audience
 from events.core.services import admin_rsvp_service, event_service
 from events.models import Event, StaffPermission
 from events.ticketing.services import ticket_admin as ticket_admin_service
-from events.waitlist.selectors.queue import held_offer_count
 from web.views.access import event_zone, signed_in
 from web.views.confirm import MESSAGE, confirm_first
 from web.views.manage import is_refusal
@@ -276,10 +275,11 @@ def _overview(
     status: int = 200,
 ) -> HttpResponse:
     permissions = manage_selectors.permissions_of(request.user, event.organization)
+    figures = manage_selectors.event_figures(event)
     seats = SeatState(
         effective_capacity=event.effective_capacity,
-        attendee_count=event.attendee_count,
-        held=held_offer_count(event.pk, None),
+        attendee_count=figures.taken,
+        held=figures.held,
     )
     allowed = event_service.TRANSITIONS.get(event.status, frozenset())
     buttons = [
@@ -295,6 +295,7 @@ def _overview(
         "status_label": status_label(event.status),
         "buttons": buttons,
         "seats": seats,
+        "figures": figures,
         "attendees": attendees,
         "may_check_in": StaffPermission.CHECK_IN_ATTENDEES in permissions,
         "may_edit": StaffPermission.EDIT_EVENT in permissions,
