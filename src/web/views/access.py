@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 
+from common.timezones import is_valid_timezone
+
 View = TypeVar("View", bound=Callable[..., HttpResponse])
 
 
@@ -53,3 +55,11 @@ def activate_viewer_zone(request: HttpRequest, fallback: str) -> str:
     name = viewer_zone(request, fallback)
     timezone.activate(zoneinfo.ZoneInfo(name))
     return name
+
+
+def event_zone(event: Any) -> str:
+    """The zone organiser pages show an event's times in: the event's own, whoever reads
+    them, with its abbreviation ("18:00 CET"): the organiser plans the event there, and
+    a colleague abroad must read the same time as the poster says."""
+    name = getattr(event, "timezone", "") or "UTC"
+    return name if is_valid_timezone(name) else "UTC"

@@ -17,7 +17,7 @@ from events.core.selectors.access import access_organization_admin
 from events.core.services import organization_service
 from events.models import StaffPermission
 from web.forms.manage import OrganizationForm, add_service_errors
-from web.views.access import signed_in, viewer_zone
+from web.views.access import signed_in
 
 
 @require_GET
@@ -67,6 +67,5 @@ def organization_page(request: HttpRequest, org_slug: str) -> HttpResponse:
         "series_list": manage_selectors.organization_series(organization),
         "may_create": StaffPermission.CREATE_EVENT in permissions,
         "may_edit_settings": StaffPermission.EDIT_ORGANIZATION in permissions,
-        "zone": viewer_zone(request, fallback=organization.timezone or "UTC"),
     }
     return render(request, "web/manage/organization.html", context)

@@ -32,7 +32,7 @@ from events.core.selectors.access import access_event_admin
 from events.models import Event, WaitlistOffer
 from events.waitlist import services as waitlist_service
 from events.waitlist.selectors import offers as offer_selectors
-from web.views.access import signed_in, viewer_zone
+from web.views.access import event_zone, signed_in
 from web.views.confirm import confirm_first
 from web.views.waitlist import rows
 from web.views.waitlist.page import MANAGE_PERMISSION, VIEW_PERMISSION, page_url, render_page
@@ -169,7 +169,5 @@ def _deadline(request: HttpRequest, event: Event) -> datetime | None:
     if moment is None:
         return None
     if moment.tzinfo is None:
-        moment = moment.replace(
-            tzinfo=zoneinfo.ZoneInfo(viewer_zone(request, event.timezone or "UTC"))
-        )
+        moment = moment.replace(tzinfo=zoneinfo.ZoneInfo(event_zone(event)))
     return moment

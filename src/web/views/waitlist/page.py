@@ -24,7 +24,7 @@ from events.waitlist.schemas.settings_and_offers import WaitlistSettingsSchema
 from events.waitlist.selectors.stats import waitlist_stats
 from events.waitlist.services import settings as waitlist_settings_service
 from web.forms.waitlist import WaitlistSettingsForm
-from web.views.access import signed_in, viewer_zone
+from web.views.access import event_zone, signed_in
 from web.views.waitlist import rows
 from web.views.waitlist.chart import stats_view
 from web.views.waitlist.summary import WaitlistSettings, describe_settings
@@ -54,7 +54,7 @@ def waitlist_page(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
 def save_settings(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     """The PATCH's schema, then its service; errors next to their field, nothing saved."""
     event = access_event_admin(request.user, event_id, MANAGE_PERMISSION)
-    zone = viewer_zone(request, fallback=event.timezone or "UTC")
+    zone = event_zone(event)
     form = WaitlistSettingsForm(request.POST, zone=zone)
     if form.is_valid():
         try:
@@ -78,7 +78,7 @@ def render_page(
     status: int = 200,
 ) -> HttpResponse:
     now = timezone.now()
-    zone = viewer_zone(request, fallback=event.timezone or "UTC")
+    zone = event_zone(event)
     may_manage = has_org_permission(request.user, event.organization, MANAGE_PERMISSION)
     settings = WaitlistSettings.of(event)
     queue, queue_rows = rows.queue_page(

@@ -19,7 +19,7 @@ from pydantic import ValidationError as SchemaError
 from events.core.selectors.access import access_event_admin
 from events.waitlist.schemas.settings_and_offers import WaitlistSettingsSchema
 from web.forms.waitlist import WaitlistSettingsForm
-from web.views.access import signed_in, viewer_zone
+from web.views.access import event_zone, signed_in
 from web.views.waitlist.page import MANAGE_PERMISSION
 from web.views.waitlist.summary import WaitlistSettings, describe_settings
 
@@ -28,7 +28,7 @@ from web.views.waitlist.summary import WaitlistSettings, describe_settings
 @require_GET
 def settings_preview(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     event = access_event_admin(request.user, event_id, MANAGE_PERMISSION)
-    zone = viewer_zone(request, fallback=event.timezone or "UTC")
+    zone = event_zone(event)
     form = WaitlistSettingsForm(request.GET, zone=zone)
     sentence = gettext("These settings cannot be saved as they are: see the form.")
     if form.is_valid():
