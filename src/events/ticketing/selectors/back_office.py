@@ -25,9 +25,8 @@ TICKET_PAGE = 50
 #: The longest search text looked at (a longer one is cut, not refused).
 QUERY_MAX = 100
 
-ONLINE = TicketTier.PaymentMethod.ONLINE
-OFFLINE = TicketTier.PaymentMethod.OFFLINE
 AT_THE_DOOR = TicketTier.PaymentMethod.AT_THE_DOOR
+FREE = TicketTier.PaymentMethod.FREE
 
 
 class PaymentState:
@@ -42,7 +41,7 @@ class PaymentState:
     REFUND_REQUESTED = "refund_requested"  # asked of Stripe, not confirmed yet
     PARTLY_REFUNDED = "partly_refunded"
     REFUNDED = "refunded"
-    NONE = "none"  # cancelled before it was paid
+    NONE = "none"  # cancelled before it was paid, or never asked for
 
 
 @dataclass(frozen=True)
@@ -178,15 +177,15 @@ def _payment_state(ticket: Ticket, amount: Decimal, refunded: Decimal, pending: 
         return PaymentState.REFUNDED if refunded >= amount else PaymentState.PARTLY_REFUNDED
     if ticket.paid_at is not None:
         return PaymentState.PAID_ONLINE if ticket.payment_id else PaymentState.PAID
+    if ticket.status == Ticket.Status.PENDING:
+        return PaymentState.AWAITING_ONLINE if ticket.payment_id else PaymentState.AWAITING
     if ticket.status == Ticket.Status.CANCELLED:
         return PaymentState.NONE
-    if amount <= 0:
-        return PaymentState.FREE
-    if ticket.payment_id is not None:
-        return PaymentState.AWAITING_ONLINE
-    if ticket.tier.payment_method == AT_THE_DOOR:
+    if ticket.tier.payment_method == AT_THE_DOOR and amount > 0:
         return PaymentState.AT_THE_DOOR
-    return PaymentState.AWAITING
+    if amount <= 0 or ticket.tier.payment_method == FREE:
+        return PaymentState.FREE
+    return PaymentState.NONE
 
 
 def _tickets(event: Event) -> QuerySet[Ticket]:

@@ -24,6 +24,8 @@ import pytest
 
 WEBHOOK_SECRET = "whsec_test_encore_stub"
 ACCOUNT = "acct_1EncoreTestOrg"
+#: Where the stub's Checkout Sessions send the buyer (their `url`).
+CHECKOUT_ORIGIN = "https://checkout.stripe.test"
 
 
 @dataclass
@@ -113,7 +115,7 @@ class StripeStub:
         session = {
             "id": session_id,
             "object": "checkout.session",
-            "url": f"https://checkout.stripe.test/c/pay/{session_id}",
+            "url": f"{CHECKOUT_ORIGIN}/c/pay/{session_id}",
             "status": "open",
             "payment_status": "unpaid",
             "payment_intent": None,
@@ -219,6 +221,7 @@ def stripe_stub(settings: Any) -> Iterator[StripeStub]:
         settings.STRIPE_SECRET_KEY = "sk_test_encore_stub"
         settings.STRIPE_API_BASE = stub.url
         settings.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET
+        settings.STRIPE_CHECKOUT_ORIGIN = CHECKOUT_ORIGIN
         stub.accounts[ACCOUNT] = {"id": ACCOUNT, "object": "account", "charges_enabled": True}
         yield stub
 

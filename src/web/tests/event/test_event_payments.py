@@ -61,3 +61,14 @@ def test_back_from_stripe_the_page_says_so_and_offers_no_plain_cancel(
     assert "Your payment is being confirmed" in region
     assert "You are attending" in region
     assert ">Cancel ticket</button>" not in region  # given back by a refund, not a cancel
+
+
+def test_the_checkout_form_may_send_the_buyer_to_stripe(client: Client, stripe_stub) -> None:
+    """Browsers check `form-action` against the redirect after "Confirm" as well."""
+    event = online_event()
+    online_tier(event)
+    client.force_login(make_user())
+
+    policy = client.get(f"{event_path(event)}/checkout")["Content-Security-Policy"]
+
+    assert "form-action 'self' https://checkout.stripe.test" in policy

@@ -71,7 +71,7 @@ def test_cancel_asks_first_naming_the_holder_then_frees_the_seat(box: Box) -> No
     asked = box.client.post(box.ticket_path(ticket, "cancel"), {"q": "Ada"})
 
     page = text_of(body(asked))
-    assert "The Standing ticket of Ada" in page and "Ada will be told" in page
+    assert "The Standing ticket of Ada (" in page and "the holder will be told" in page
     assert "Yes, cancel ticket" in page
     assert _status(ticket) == Ticket.Status.PENDING
 

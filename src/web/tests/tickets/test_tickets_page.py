@@ -62,6 +62,7 @@ def test_the_tickets_show_holder_type_status_payment_and_their_actions(box: Box)
     ticket = pending_ticket(box, buyer)
     door = make_tier(box.event, name="Door", price=Decimal("5"), payment_method="at_the_door")
     [guest] = fill_with_tickets(box.event, door, 1)
+    [invited] = fill_with_tickets(box.event, free_tier(box.event, name="Guest list"), 1)
 
     page = body(box.client.get(box.page))
     text = text_of(page)
@@ -69,10 +70,11 @@ def test_the_tickets_show_holder_type_status_payment_and_their_actions(box: Box)
     reference = payment_reference(ticket.pk)
     assert f"Ada {buyer.email} Standing Pending Awaiting 25.00 EUR Reference {reference}" in text
     assert f"{guest.email} Door Valid Pays 5.00 EUR at the door" in text
+    assert f"{invited.email} Guest list Valid Free" in text
     assert page.count(">Mark as paid</button>") == 1
-    assert page.count(">Cancel ticket</button>") == 2
+    assert page.count(">Cancel ticket</button>") == 3
     assert ">Refund</a>" not in page  # nothing is paid yet
-    assert "2 tickets." in text
+    assert "3 tickets." in text
 
 
 def test_find_ticket_matches_names_emails_types_and_the_payment_reference(box: Box) -> None:

@@ -107,9 +107,9 @@ def cancel_ticket(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUI
 
 def _cancel_consequence(row: TicketRow) -> str:
     said = gettext(
-        "The %(type)s ticket of %(holder)s (%(email)s) will be cancelled and its seat "
-        "freed; %(holder)s will be told."
-    ) % {"type": row.tier_name, "holder": row.holder, "email": row.email}
+        "The %(type)s ticket of %(who)s will be cancelled and its seat freed; the holder "
+        "will be told."
+    ) % {"type": row.tier_name, "who": _who(row)}
     if row.refundable > 0:
         said += " " + gettext("No money is given back: use Refund for that.")
     return said
@@ -174,11 +174,11 @@ def _do_refund(
 
 
 def _refund_consequence(row: TicketRow, amount: Decimal) -> str:
-    values = {"amount": amount, "currency": row.currency, "holder": row.holder, "email": row.email}
+    values = {"amount": amount, "currency": row.currency, "who": _who(row)}
     if not row.paid_online:
         return (
             gettext(
-                "The ticket of %(holder)s (%(email)s) will be cancelled as refunded and its seat "
+                "The ticket of %(who)s will be cancelled as refunded and its seat "
                 "freed. You give the %(amount)s %(currency)s back yourself."
             )
             % values
@@ -186,18 +186,22 @@ def _refund_consequence(row: TicketRow, amount: Decimal) -> str:
     if amount < row.refundable:
         return (
             gettext(
-                "%(amount)s %(currency)s will go back to %(holder)s (%(email)s) by card. The "
-                "ticket stays valid."
+                "%(amount)s %(currency)s will go back to %(who)s by card. The ticket stays valid."
             )
             % values
         )
     return (
         gettext(
-            "%(amount)s %(currency)s will go back to %(holder)s (%(email)s) by card; the "
+            "%(amount)s %(currency)s will go back to %(who)s by card; the "
             "ticket is then cancelled and its seat freed."
         )
         % values
     )
+
+
+def _who(row: TicketRow) -> str:
+    """The holder as a confirmation names them: "Ada (ada@example.com)", or the e-mail."""
+    return row.email if row.holder == row.email else f"{row.holder} ({row.email})"
 
 
 def _refund_page(
