@@ -18,6 +18,8 @@ from web.tests.event.support import event_path, has_button, region_of, text_of
 pytestmark = pytest.mark.django_db
 
 Offer = WaitlistOffer.WaitlistOfferStatus
+#: "Cancel my RSVP" and "Cancel ticket" ask first (test_event_confirmations); this says yes.
+YES: dict[str, object] = {"confirmed": "yes"}
 
 
 def post(client: Client, event: Event, action: str, data: dict[str, object] | None = None) -> Any:
@@ -45,7 +47,7 @@ def test_cancel_my_rsvp_frees_the_seat(client: Client) -> None:
     event = make_event(max_attendees=5)
     [user] = fill_with_rsvps(event, 1)
     client.force_login(user)
-    assert_back_on_the_page(post(client, event, "cancel-rsvp"), event)
+    assert_back_on_the_page(post(client, event, "cancel-rsvp", YES), event)
     assert EventRSVP.objects.get(event=event, user=user).status == EventRSVP.Status.NO
     event.refresh_from_db()
     assert event.attendee_count == 0
@@ -188,7 +190,7 @@ def test_cancel_ticket_gives_the_ticket_back(client: Client) -> None:
     client.force_login(user)
     post(client, event, "checkout", {f"tier_{tier.pk.hex}": "1"})
     ticket = Ticket.objects.get(event=event, user=user)
-    assert_back_on_the_page(post(client, event, f"tickets/{ticket.pk}/cancel"), event)
+    assert_back_on_the_page(post(client, event, f"tickets/{ticket.pk}/cancel", YES), event)
     ticket.refresh_from_db()
     assert ticket.status == Ticket.Status.CANCELLED
     again = post(client, event, f"tickets/{ticket.pk}/cancel")

@@ -5,6 +5,10 @@ Each calls the service of the matching API route (`POST /api/events/{id}/rsvp/{a
 from `get_participation_event` (the API's door). A refusal (an eligibility refusal, a
 409 …) changes nothing: the page is rendered again with the refusal in the region and the
 refusal's status code. A missing or invisible event or ticket stays a 404 page.
+
+"Cancel my RSVP" and "Cancel ticket" ask first (`web.views.confirm`), naming what is given
+up; an RSVP or ticket that is no longer there to give back goes straight to the service,
+which answers as the API does.
 """
 
 import uuid
@@ -13,7 +17,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -25,13 +29,15 @@ from common.errors import (
     PermissionDenied,
     Unavailable,
 )
+from events.core.selectors.cancellation import own_rsvp_seats, own_ticket
 from events.core.selectors.event import get_participation_event, get_public_event
 from events.core.services.event_manager import EventManager
-from events.models import Event, EventRSVP
+from events.models import Event, EventRSVP, Ticket
 from events.ticketing.services import cancellation as cancellation_service
 from events.waitlist import services as waitlist_service
 from events.waitlist.selectors.queue import own_live_offer_seats
 from web.views.access import signed_in
+from web.views.confirm import confirm_first
 from web.views.event.page import render_page
 
 #: Errors that are not a refusal of the action: the error page shows them (404, 403, 503).
@@ -94,6 +100,24 @@ def attend(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
 @require_POST
 @signed_in
 def cancel_rsvp(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    event = get_participation_event(user, event_id)
+    seats = own_rsvp_seats(event, user.pk)
+    if seats:
+        consequence = ngettext(
+            "You give up your seat at %(event)s; it can go to someone else.",
+            "You give up your %(count)d seats at %(event)s (yours and your guests'); "
+            "they can go to someone else.",
+            seats,
+        ) % {"count": seats, "event": event.name}
+        asked = confirm_first(
+            request,
+            action=gettext("Cancel my RSVP"),
+            consequence=consequence,
+            keep_url=event_path(event_id),
+        )
+        if asked is not None:
+            return asked
     return perform(request, event_id, _rsvp(EventRSVP.Status.NO))
 
 
@@ -149,7 +173,40 @@ def leave(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
 @require_POST
 @signed_in
 def cancel_ticket(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUID) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    event = get_participation_event(user, event_id)
+    ticket = own_ticket(event, user.pk, ticket_id)
+    if ticket is not None and ticket.status in (Ticket.Status.ACTIVE, Ticket.Status.PENDING):
+        asked = confirm_first(
+            request,
+            action=gettext("Cancel ticket"),
+            consequence=_ticket_consequence(event, ticket),
+            keep_url=event_path(event_id),
+        )
+        if asked is not None:
+            return asked
+
     def give_back(user: User, event: Event) -> object:
         return cancellation_service.cancel_ticket_by_user(user, ticket_id, event_id=event.pk)
 
     return perform(request, event_id, give_back)
+
+
+def _ticket_consequence(event: Event, ticket: Ticket) -> str:
+    """Which ticket is given back, and where a paid one's money is (never with Encore)."""
+    names = {"tier": ticket.tier.name, "event": event.name, "holder": ticket.holder_name}
+    if ticket.holder_name:
+        said = gettext(
+            "The %(tier)s ticket of %(holder)s for %(event)s is cancelled; "
+            "its seat can go to someone else."
+        )
+    else:
+        said = gettext(
+            "Your %(tier)s ticket for %(event)s is cancelled; its seat can go to someone else."
+        )
+    said %= names
+    if ticket.paid_at is not None:
+        said += " " + gettext("You paid for it: ask %(organiser)s for your money back.") % {
+            "organiser": event.organization.name
+        }
+    return said

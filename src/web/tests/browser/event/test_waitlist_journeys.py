@@ -86,6 +86,7 @@ def test_attend_join_leave_and_claim_with_javascript_off(open_as: OpenAs) -> Non
     status(page).get_by_role("button", name="Attend").click()
     expect(status(page)).to_contain_text("You are attending")
     status(page).get_by_role("button", name="Cancel my RSVP").click()
+    page.get_by_role("button", name="Yes, cancel my RSVP").click()  # the confirmation page
     expect(status(page).get_by_role("button", name="Attend")).to_be_visible()
 
     full = active_event(1)
