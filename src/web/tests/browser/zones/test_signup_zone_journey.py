@@ -68,3 +68,18 @@ def test_a_german_sign_up_in_new_york_keeps_german_and_new_york_time(
     weekday = start.astimezone(ZoneInfo("America/New_York")).weekday()
     german_days = ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"]
     expect(starts).to_contain_text(german_days[weekday])
+
+
+def test_a_time_zone_is_found_by_typing_and_saved(page: Page, log_in: Any, axe_source: str) -> None:
+    user = User.objects.create_user(email="zone@example.com", password="x-long-passphrase")
+    log_in(page, user)
+    page.goto("/me/settings")
+    select = page.get_by_label("Timezone", exact=True)
+    expect(select.locator("optgroup").first).to_have_attribute("label", "Common")
+    page.get_by_label("Find a time zone").fill("tokyo")
+    expect(select).to_have_value("Asia/Tokyo")
+    assert severe_violations(page, axe_source) == []
+    page.get_by_role("button", name="Save").first.click()
+    expect(page.get_by_role("status")).not_to_be_empty()
+    user.refresh_from_db()
+    assert user.timezone == "Asia/Tokyo"
