@@ -99,3 +99,14 @@ def test_the_reference_is_the_start_of_the_ticket_id_and_reads_back() -> None:
     assert reference_prefix(" 3f2a-9c1b ") == "3f2a9c1b"
     assert reference_prefix("3F2A9C1") is None
     assert reference_prefix("nothexxx") is None
+
+
+def test_a_german_buyer_reads_how_to_pay_in_german(box: Box) -> None:
+    client = signed_in_client(make_user(language="de"))
+    client.post(f"{event_path(box.event)}/checkout", {f"tier_{box.tier.pk.hex}": "1"})
+    ticket = Ticket.objects.get(event=box.event)
+
+    text = text_of(region_of(body(client.get(event_path(box.event)))))
+
+    assert "So bezahlst du Zu zahlen: 25,00 EUR" in text
+    assert f"Verwendungszweck: {payment_reference(ticket.pk)}" in text

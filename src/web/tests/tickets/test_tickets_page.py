@@ -122,3 +122,16 @@ def test_the_page_asks_a_fixed_number_of_queries(
     fill_with_tickets(box.event, make_tier(box.event, name="More"), 40)
     with django_assert_num_queries(7):
         box.client.get(box.page, {"q": "example"})
+
+
+def test_a_german_organiser_reads_the_page_in_german(box: Box) -> None:
+    box.owner.language = "de"
+    box.owner.save(update_fields=["language"])
+    pending_ticket(box)
+
+    text = text_of(body(box.client.get(box.page)))
+
+    for words in ("Tickets für Jazz Night", "Neue Ticketart", "An der Abendkasse verkaufen"):
+        assert words in text
+    assert "Ticket finden" in text and "Als bezahlt markieren" in text
+    assert "Standing 25,00 EUR 1 von 10 jederzeit Offline" in text
