@@ -29,7 +29,7 @@ def figures(page: str) -> dict[str, str]:
 
 
 def revenue_rows(page: str) -> list[list[str]]:
-    table = page[page.index('<table class="revenue">') : page.index("</table>")]
+    table = page[page.index('<table class="revenue"') : page.index("</table>")]
     rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
     return [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in rows[1:]]
 
