@@ -1,6 +1,6 @@
 // Time zones in forms. Sign-up's hidden input[data-browser-zone] gets the browser's zone
 // (the server checks it; without JavaScript the account starts in UTC). Time-zone fields
-// (select[data-zone-select], web/forms/zones.py) get a filter field above the select that
+// (select[data-zone-select], web/forms/zones.py) get a filter field below the select that
 // hides the zones whose name does not contain what is typed, and the regions left empty;
 // without JavaScript the select is a plain grouped list.
 (function () {
@@ -28,7 +28,7 @@
     input.setAttribute("aria-controls", select.id);
     wrap.appendChild(label);
     wrap.appendChild(input);
-    select.parentNode.insertBefore(wrap, select);
+    select.parentNode.insertBefore(wrap, select.nextSibling);
 
     input.addEventListener("input", function () {
       var words = norm(input.value).split(" ").filter(Boolean);
