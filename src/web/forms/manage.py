@@ -14,7 +14,9 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.timezone import now
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from common.errors import EncoreError, InvalidInput
 from events.core.services import images
@@ -54,13 +56,32 @@ class OrganizationForm(forms.Form):
     )
 
 
+#: Event.name's length in the database (the help text says it in words).
+EVENT_NAME_MAX_LENGTH = Event._meta.get_field("name").max_length
+
+
 class EventForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    """The event's fields; the page refuses here what a person can mistype: a new start in
+    the past, an end before the start, a capacity below the seats already taken (read when
+    the form is sent: a seat taken meanwhile is no oversale, since registrations check the
+    capacity themselves under the event's lock). Each help text says its rule."""
+
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=EVENT_NAME_MAX_LENGTH,
+        help_text=_("At most 200 characters."),
+    )
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 4})
     )
-    start = LocalDateTimeField(label=_("Start"))
-    end = LocalDateTimeField(label=_("End"), required=False)
+    start = LocalDateTimeField(
+        label=_("Start"), help_text=_("A new event starts in the future, not in the past.")
+    )
+    end = LocalDateTimeField(
+        label=_("End"),
+        required=False,
+        help_text=_("Not before the start. Empty: a day after the start."),
+    )
     timezone = zone_field(_("Time zone"))
     venue = forms.ModelChoiceField(
         label=_("Venue"), queryset=Venue.objects.none(), required=False, empty_label=_("No venue")
@@ -97,11 +118,24 @@ class EventForm(forms.Form):
     remove_cover_image = forms.BooleanField(label=_("Remove cover image"), required=False)
 
     def __init__(
-        self, *args: Any, organization: Organization, has_cover: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        organization: Organization,
+        has_cover: bool = False,
+        event: Event | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        #: The event being edited (None for a new one): its dates and seats taken.
+        self.event = event
         if not has_cover:
             del self.fields["remove_cover_image"]
+        if event is not None and event.attendee_count:
+            self.fields["max_attendees"].help_text = ngettext(
+                "0 or empty: no limit. At least the %(count)d seat already taken.",
+                "0 or empty: no limit. At least the %(count)d seats already taken.",
+                event.attendee_count,
+            ) % {"count": event.attendee_count}
         venues = self.fields["venue"]
         assert isinstance(venues, forms.ModelChoiceField)
         venues.queryset = Venue.objects.filter(organization=organization).order_by("name", "pk")
@@ -124,6 +158,21 @@ class EventForm(forms.Form):
             return True, cover
         return bool(self.cleaned_data.get("remove_cover_image")), None
 
+    def clean_max_attendees(self) -> int | None:
+        capacity = self.cleaned_data.get("max_attendees")
+        taken = self.event.attendee_count if self.event is not None else 0
+        if capacity and capacity < taken:
+            raise ValidationError(
+                ngettext(
+                    "%(count)d seat is already taken: the capacity cannot be lower.",
+                    "%(count)d seats are already taken: the capacity cannot be lower.",
+                    taken,
+                )
+                % {"count": taken},
+                code="below_taken",
+            )
+        return capacity
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
@@ -133,7 +182,24 @@ class EventForm(forms.Form):
             for field in ("start", "end"):
                 if isinstance(data.get(field), datetime):
                     data[field] = data[field].replace(tzinfo=zone)
+        self._check_schedule(data)
         return data
+
+    def _check_schedule(self, data: dict[str, Any]) -> None:
+        start, end = data.get("start"), data.get("end")
+        if start is None or start.tzinfo is None:
+            return  # refused already (no date, or no zone to read it in)
+        if start < now() and self._moves_start(start):
+            self.add_error("start", _("The start is in the past: choose a time to come."))
+        if end is not None and end < start:
+            self.add_error("end", _("The end is before the start: choose a later end."))
+
+    def _moves_start(self, start: datetime) -> bool:
+        """A new event's start, or an edit that changes it (to the minute the form shows):
+        an event that already began keeps its dates through an edit of other fields."""
+        if self.event is None:
+            return True
+        return _to_minute(start) != _to_minute(self.event.start)
 
     def service_data(self) -> dict[str, Any]:
         """The fields as the event create / PATCH services take them."""
@@ -151,7 +217,17 @@ class EventForm(forms.Form):
         }
         if data.get("end") is not None:
             fields["end"] = data["end"]
+        if self.event is not None and not self._moves_start(data["start"]):
+            # The form shows minutes: an unchanged start (and end) is not sent, so an edit
+            # keeps the stored times to the second and tells nobody of a "changed" start.
+            del fields["start"]
+            if "end" in fields and _to_minute(fields["end"]) == _to_minute(self.event.end):
+                del fields["end"]
         return fields
+
+
+def _to_minute(moment: datetime) -> datetime:
+    return moment.replace(second=0, microsecond=0)
 
 
 def event_initial(event: Event) -> dict[str, Any]:

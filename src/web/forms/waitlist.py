@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.timezone import now
 from django.utils.translation import gettext_lazy as _
 
 from events.core.models.event import WAITLIST_PARTY_MAX
@@ -61,11 +62,17 @@ class WaitlistSettingsForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=LOCAL_FORMAT),
     )
 
-    def __init__(self, *args: Any, zone: str, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, zone: str, saved_cutoff: datetime | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.zone = zoneinfo.ZoneInfo(zone)
+        #: A cutoff already saved may have passed (its final round went out); it stays.
+        self.saved_cutoff = saved_cutoff
         cutoff = self.fields["waitlist_cutoff_date"]
-        cutoff.help_text = _("Date and time in %(zone)s; empty: no cutoff.") % {"zone": zone}
+        cutoff.help_text = _("Date and time in %(zone)s, still to come; empty: no cutoff.") % {
+            "zone": zone
+        }
 
     @classmethod
     def for_settings(cls, settings: Any, zone: str) -> "WaitlistSettingsForm":
@@ -90,7 +97,12 @@ class WaitlistSettingsForm(forms.Form):
         value: datetime | None = self.cleaned_data.get("waitlist_cutoff_date")
         if value is None:
             return None
-        return value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        cutoff = value.replace(tzinfo=None).replace(tzinfo=self.zone)
+        if cutoff < now() and not _same_minute(cutoff, self.saved_cutoff):
+            raise forms.ValidationError(
+                _("The cutoff is in the past: choose a time still to come."), code="past"
+            )
+        return cutoff
 
     def api_data(self) -> dict[str, Any]:
         """The cleaned values as the API's settings body (every field)."""
@@ -120,3 +132,10 @@ def _hours(window: timedelta) -> Decimal:
     """The window in hours as the field shows it: "48", "1.5" (no trailing zeros)."""
     hours = (Decimal(int(window.total_seconds())) / Decimal(3600)).quantize(Decimal("0.01"))
     return hours.to_integral() if hours == hours.to_integral() else hours.normalize()
+
+
+def _same_minute(moment: datetime, saved: datetime | None) -> bool:
+    """The form shows minutes: the saved cutoff comes back without its seconds."""
+    return saved is not None and moment.replace(second=0, microsecond=0) == saved.replace(
+        second=0, microsecond=0
+    )

@@ -78,12 +78,12 @@ def test_field_errors_appear_next_to_their_field_and_nothing_is_saved() -> None:
     make_org(owner, slug="choir")
     client = signed_in_client(owner)
     year = timezone.now().year + 1
-    # the model's own rule (end before start), raised by the service's full_clean
+    # end before start: the form's check (the model's full_clean says it again below it)
     backwards = client.post("/manage/choir/events/new", _fields(end=f"{year}-04-09T10:00"))
     assert backwards.status_code == 400
     page = body(backwards)
     assert 'id="id_end_error"' in page
-    assert "The end must not be before the start." in page
+    assert "The end is before the start: choose a later end." in page
     # the shape of the input, checked by the form
     missing = client.post("/manage/choir/events/new", _fields(name="", start="tomorrow"))
     assert missing.status_code == 400

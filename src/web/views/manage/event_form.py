@@ -58,10 +58,15 @@ def edit_event(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     has_cover = event.cover_image_id is not None
     if request.method != "POST":
         form = EventForm(
-            initial=event_initial(event), organization=organization, has_cover=has_cover
+            initial=event_initial(event),
+            organization=organization,
+            has_cover=has_cover,
+            event=event,
         )
         return _form_page(request, form, organization, event)
-    form = EventForm(request.POST, request.FILES, organization=organization, has_cover=has_cover)
+    form = EventForm(
+        request.POST, request.FILES, organization=organization, has_cover=has_cover, event=event
+    )
     status = 400
     if form.is_valid():
         try:

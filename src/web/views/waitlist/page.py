@@ -55,7 +55,7 @@ def save_settings(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     """The PATCH's schema, then its service; errors next to their field, nothing saved."""
     event = access_event_admin(request.user, event_id, MANAGE_PERMISSION)
     zone = event_zone(event)
-    form = WaitlistSettingsForm(request.POST, zone=zone)
+    form = WaitlistSettingsForm(request.POST, zone=zone, saved_cutoff=event.waitlist_cutoff_date)
     if form.is_valid():
         try:
             payload = WaitlistSettingsSchema.model_validate(form.api_data())

@@ -29,7 +29,7 @@ from web.views.waitlist.summary import WaitlistSettings, describe_settings
 def settings_preview(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
     event = access_event_admin(request.user, event_id, MANAGE_PERMISSION)
     zone = event_zone(event)
-    form = WaitlistSettingsForm(request.GET, zone=zone)
+    form = WaitlistSettingsForm(request.GET, zone=zone, saved_cutoff=event.waitlist_cutoff_date)
     sentence = gettext("These settings cannot be saved as they are: see the form.")
     if form.is_valid():
         try:
