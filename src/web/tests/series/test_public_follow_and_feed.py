@@ -102,3 +102,10 @@ def test_a_signed_in_viewer_s_page_costs_a_fixed_number_of_queries(
     client.post(url(series) + "/follow")
     with django_assert_max_num_queries(7):
         assert client.get(url(series)).status_code == 200
+
+
+def test_a_german_viewer_reads_the_buttons_in_german(client: Client) -> None:
+    series = weekly_series(make_org())
+    client.force_login(make_user(language="de"))
+    body = client.get(url(series)).content.decode()
+    assert ">Serie folgen</button>" in body and ">Feed-Link kopieren</button>" in body

@@ -66,4 +66,6 @@ def test_no_place_is_refused(bad: str) -> None:
 def test_the_regions_read_in_german() -> None:
     with translation.override("de"):
         html = rendered()
-    assert 'label="Europa"' in html or 'label="Europe"' in html  # until the catalogue is merged
+    assert 'label="Häufig"' in html and 'label="Europa"' in html
+    assert 'label="Indischer Ozean"' in html
+    assert 'data-filter-label="Zeitzone suchen"' in html
