@@ -173,3 +173,24 @@ def test_the_series_line_costs_one_query_at_most(
     client.force_login(make_user())
     # session, user, event, eligibility context, tickets/RSVP, queue entry (+ the series)
     assert queries(client, event_path(event)) <= 7 + (event.event_series_id is not None)
+
+
+def test_a_german_viewer_reads_the_draw_and_the_series_in_german(client: Client) -> None:
+    organization = make_org()
+    series = make_series(organization, name="Dienstagsmilonga")
+    event = active_event(
+        2,
+        attendees=2,
+        organization=organization,
+        event_series=series,
+        is_modified=True,
+        waitlist_lottery_mode=True,
+        waitlist_batch_size=1,
+    )
+    *_, viewer = queue_in_order(event, 1)
+    viewer.language = "de"
+    viewer.save(update_fields=["language"])
+    client.force_login(viewer)
+    text = text_of(page_body(client, event))
+    assert "Du bist in der Verlosung." in text
+    assert "Teil von Dienstagsmilonga" in text and "Geändert" in text

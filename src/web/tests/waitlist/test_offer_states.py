@@ -85,6 +85,18 @@ def test_offer_a_seat_on_a_full_event_says_no_seat_is_free(client: Client) -> No
     assert not WaitlistOffer.objects.filter(event=event).exists()
 
 
+def test_a_german_organiser_reads_the_refusal_in_german(client: Client) -> None:
+    event = active_event(max_attendees=1)
+    fill_with_rsvps(event, 1)
+    waiting = queue(event, 1)[0]
+    owner = event.organization.owner
+    owner.language = "de"
+    owner.save(update_fields=["language"])
+    client.force_login(owner)
+    response = client.post(url(event, f"/entries/{waiting.pk}/offer"))
+    assert "Kein Platz ist frei: Alle Plätze sind vergeben." in response.content.decode()
+
+
 def test_the_queue_chart_names_its_axes(client: Client) -> None:
     event = active_event(timezone="UTC")
     start = datetime(2031, 5, 1, 12, 0, tzinfo=UTC)
