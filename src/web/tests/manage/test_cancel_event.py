@@ -161,3 +161,16 @@ def test_the_confirmation_costs_the_same_queries_whoever_attends(
     with django_assert_max_num_queries(8):
         response = client.post(f"/manage/events/{event.pk}/status/cancelled")
     assert "60 attendees will be told." in body(response)
+
+
+def test_a_german_attendee_reads_the_message_in_a_german_notice(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    owner = make_user()
+    event = make_event(make_org(owner, name="Folk Club"))
+    [attendee] = fill_with_rsvps(event, 1)
+    User.objects.filter(pk=attendee.pk).update(language="de")
+    with django_capture_on_commit_callbacks(execute=True):
+        _cancel(owner, event, {**YES, "message": "Bis bald!"})
+    [message] = [m for m in mail.outbox if m.to == [attendee.email]]
+    assert "Folk Club schreibt:\nBis bald!" in message.body

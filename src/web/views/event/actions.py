@@ -114,6 +114,7 @@ def cancel_rsvp(request: HttpRequest, event_id: uuid.UUID) -> HttpResponse:
             request,
             action=gettext("Cancel my RSVP"),
             consequence=consequence,
+            yes_label=gettext("Yes, cancel my RSVP"),
             keep_url=event_path(event_id),
         )
         if asked is not None:
@@ -181,6 +182,7 @@ def cancel_ticket(request: HttpRequest, event_id: uuid.UUID, ticket_id: uuid.UUI
             request,
             action=gettext("Cancel ticket"),
             consequence=_ticket_consequence(event, ticket),
+            yes_label=gettext("Yes, cancel ticket"),
             keep_url=event_path(event_id),
         )
         if asked is not None:
