@@ -35,7 +35,7 @@ def test_an_organiser_creates_opens_and_checks_in(
     start = timezone.now() + timedelta(minutes=30)
     page.get_by_label("Name").fill("Late Set")
     page.get_by_label("Start").fill(f"{start:%Y-%m-%dT%H:%M}")
-    page.get_by_label("Time zone").select_option("UTC")
+    page.get_by_label("Time zone", exact=True).select_option("UTC")
     page.get_by_label("Capacity").fill("40")
     page.get_by_label("Tickets").check()
     page.get_by_role("button", name="Save").click()

@@ -28,7 +28,7 @@ def fill_builder(page: Page, first: date, weeks_ahead: int) -> None:
     page.get_by_label("Starts on").fill(first.isoformat())
     page.get_by_label("Time", exact=True).fill("18:00")
     page.get_by_label("Duration").fill("90")
-    page.get_by_label("Time zone").select_option("Europe/Berlin")
+    page.get_by_label("Time zone", exact=True).select_option("Europe/Berlin")
     page.get_by_label("Repeats").select_option("weekly")
     page.get_by_label("Every", exact=True).fill("1")
     page.get_by_role("checkbox", name="Tuesday").check()
