@@ -89,12 +89,23 @@ def test_staff_with_edit_organization_may_save(club: Organization) -> None:
     assert club.contact_email == "hello@jazz.example"
 
 
-def test_staff_without_edit_organization_get_403_and_nothing_changes(club: Organization) -> None:
+def test_staff_without_edit_organization_read_the_settings_but_saving_is_403(
+    club: Organization,
+) -> None:
+    Organization.objects.filter(pk=club.pk).update(payment_instructions="Cash at the bar.")
     client = signed_in_client(make_staff(club))  # the default map leaves it off
-    assert client.get(URL).status_code == 403
+    page = body(client.get(URL))
+    assert "Cash at the bar." in page
+    assert "<form" not in page.split("<main", 1)[1].split("</main>")[0]
+    assert ">Save</button>" not in page
     assert client.post(URL, FILLED).status_code == 403
     club.refresh_from_db()
     assert club.name == "Jazz Club"
+
+
+def test_staff_without_view_organization_details_get_403(club: Organization) -> None:
+    client = signed_in_client(make_staff(club, view_organization_details=False))
+    assert client.get(URL).status_code == 403
 
 
 def test_anonymous_visitors_go_to_the_log_in_page_and_back(club: Organization) -> None:
