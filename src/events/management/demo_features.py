@@ -20,6 +20,8 @@ from events.core.services.admin_rsvp_service import update_rsvp
 from events.core.services.event_manager import EventManager
 from events.models import Event, EventRSVP, EventSeries, EventWaitList, Organization, Venue
 from events.series import services as recurrence_service
+from events.ticketing.services import payments as payment_service
+from events.ticketing.services import ticket_admin as ticket_admin_service
 from events.waitlist import services as waitlist_service
 from events.waitlist.selectors import queue as waitlist_selectors
 
@@ -33,6 +35,18 @@ def seat_and_queue(event: Event, seated: Sequence[User], queued: Sequence[User])
         EventManager(user, event).rsvp(EventRSVP.Status.YES)
     for user in queued:
         waitlist_service.join_waitlist(user, event)
+
+
+def sell_demo_tickets(event: Event, free: User, pending: User, paid: User) -> None:
+    """The tickets page's three kinds of row: a free ticket, an offline one awaiting its
+    transfer (the buyer's page shows the amount, the instructions and the reference), and
+    one the organiser marked as paid. Bought through the checkout, like a buyer's."""
+    tiers = {tier.name: tier.pk for tier in event.ticket_tiers.all()}
+    payment_service.checkout(event, free, [{"tier_id": tiers["Free"], "count": 1}])
+    payment_service.checkout(event, pending, [{"tier_id": tiers["Supporter"], "count": 1}])
+    sold = payment_service.checkout(event, paid, [{"tier_id": tiers["Supporter"], "count": 1}])
+    for ticket in sold.tickets:
+        ticket_admin_service.confirm_payment(event, ticket.pk)
 
 
 def free_a_seat_for_the_queue(event: Event, leaving: User) -> None:

@@ -115,6 +115,22 @@ class TestLoadDemo:
         assert full.waitlist_open is True
         assert full.attendee_count == 1 and full.max_attendees == 2
 
+    def test_the_tickets_page_has_a_free_an_unpaid_and_a_paid_ticket_to_show(self) -> None:
+        load_demo()
+
+        workshop = Event.objects.get(slug="ticketed-workshop")
+        sold = {
+            (t.user.email, t.tier.name, t.status)
+            for t in workshop.tickets.select_related("user", "tier")
+        }
+        assert sold == {
+            ("cleo@encore.test", "Free", Ticket.Status.ACTIVE),
+            ("ben@encore.test", "Supporter", Ticket.Status.PENDING),
+            ("ada@encore.test", "Supporter", Ticket.Status.ACTIVE),
+        }
+        assert workshop.attendee_count == 3
+        assert "quote the payment reference" in workshop.organization.payment_instructions
+
     def test_printed_passwords_log_in(self) -> None:
         output = load_demo()
 

@@ -147,8 +147,11 @@ class Command(BaseCommand):
                 organization=org, name="Encore Hall", defaults={"address": "1 Demo Street"}
             )
             rsvp_event, _ = ensure_event(org, venue, RSVP_EVENT)
-            ticketed_event, _ = ensure_event(org, venue, TICKETED_EVENT)
+            ticketed_event, created = ensure_event(org, venue, TICKETED_EVENT)
             ensure_tiers(ticketed_event)
+            if created:
+                ada, ben, cleo, *_ = attendees
+                demo_features.sell_demo_tickets(ticketed_event, free=cleo, pending=ben, paid=ada)
             waitlist_events = ensure_waitlist_events(org, venue, attendees)
             series, _ = demo_features.ensure_weekly_series(org, venue, demo_start(1))
         events = [rsvp_event, ticketed_event, *waitlist_events]
@@ -195,7 +198,16 @@ def ensure_user(person: DemoUser) -> User:
 def ensure_organization(owner: User, staff: User) -> Organization:
     org, _ = Organization.objects.get_or_create(
         slug=ORG_SLUG,
-        defaults={"name": ORG_NAME, "owner": owner, "description": "Demo data of `make run`."},
+        defaults={
+            "name": ORG_NAME,
+            "owner": owner,
+            "description": "Demo data of `make run`.",
+            "contact_email": OWNER.email,
+            "payment_instructions": (
+                "Transfer the amount to IBAN DE00 0000 0000 0000 0000 00 (Encore Demo) "
+                "and quote the payment reference."
+            ),
+        },
     )
     OrganizationStaff.objects.get_or_create(organization=org, user=staff)
     return org
