@@ -1,6 +1,6 @@
 """The time-zone choice every form offers (event, organisation, series, profile).
 
-What is offered (ADR 0045): the zones of the tz database's `zone.tab`, its table of the
+What is offered (ADR 0043): the zones of the tz database's `zone.tab`, its table of the
 zones people live in, country by country, plus "UTC"; so never `localtime`, `Factory`,
 `posixrules`, `Etc/GMT+5`, or the old names kept for compatibility (`W-SU`, `US/Eastern`,
 `Asia/Calcutta`). Without the table, the Area/Location names of the continents and
