@@ -84,9 +84,15 @@ def offer_seat(request: HttpRequest, event_id: uuid.UUID, entry_id: uuid.UUID) -
     )
 
 
-def _keep_url(request: HttpRequest, event: Event) -> str:
-    return page_url(
+def _ask_first(
+    request: HttpRequest, event: Event, action: str, consequence: str, email: str
+) -> HttpResponse | None:
+    """The confirmation naming the person, "Keep it" back to the page the rows were on."""
+    keep_url = page_url(
         event.pk, rows.page_number(request, "queue_page"), rows.page_number(request, "offers_page")
+    )
+    return confirm_first(
+        request, action=action, consequence=consequence % {"email": email}, keep_url=keep_url
     )
 
 
@@ -99,12 +105,12 @@ def remove_entry(request: HttpRequest, event_id: uuid.UUID, entry_id: uuid.UUID)
     except NotFound:
         entry = None  # gone meanwhile: the service's refusal says so in the row
     if entry is not None:
-        asked = confirm_first(
+        asked = _ask_first(
             request,
-            action=gettext("Remove"),
-            consequence=gettext("%(email)s leaves the queue and loses any seat held for them.")
-            % {"email": entry.user.email},
-            keep_url=_keep_url(request, event),
+            event,
+            gettext("Remove"),
+            gettext("%(email)s leaves the queue and loses any seat held for them."),
+            entry.user.email,
         )
         if asked is not None:
             return asked
@@ -126,12 +132,12 @@ def revoke_offer(request: HttpRequest, event_id: uuid.UUID, offer_id: uuid.UUID)
         .first()
     )
     if pending is not None:  # else the service's 404 is shown in the row
-        asked = confirm_first(
+        asked = _ask_first(
             request,
-            action=gettext("Revoke"),
-            consequence=gettext("%(email)s loses the held seat and is told.")
-            % {"email": pending.user.email},
-            keep_url=_keep_url(request, event),
+            event,
+            gettext("Revoke"),
+            gettext("%(email)s loses the held seat and is told."),
+            pending.user.email,
         )
         if asked is not None:
             return asked
