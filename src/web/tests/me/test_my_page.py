@@ -39,6 +39,20 @@ def test_the_page_lists_rsvps_tickets_and_queue_places_with_links() -> None:
     assert "You are number 2 on the waitlist" in body
 
 
+def test_a_lottery_queue_place_says_in_the_draw_not_a_number() -> None:
+    user = make_user()
+    draw = make_event(
+        name="Raffle night", waitlist_open=True, max_attendees=1, waitlist_lottery_mode=True
+    )
+    queue(draw, make_user(), minutes_ago=10)
+    queue(draw, user, minutes_ago=5)
+
+    body = signed_in_client(user).get("/me").content.decode()
+
+    assert "You are in the draw." in body
+    assert "on the waitlist" not in body.split("Raffle night", 1)[1]
+
+
 def test_a_live_offer_shows_its_deadline_and_a_countdown_timer() -> None:
     user = make_user(timezone="Europe/Berlin")
     opera = make_event(name="Opera night", waitlist_open=True, max_attendees=1)
